@@ -1,0 +1,3 @@
+export * from './eventStore.js';
+export { getSqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqliteEventStore.js';
+export { getKurrentDBEventStore } from './kurrentdb/kurrentdbEventStore.js';
