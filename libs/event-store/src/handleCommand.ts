@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { encodeEvent, type Actor, type FeedbackEvent } from '@feedback/events';
+import { WrongExpectedRevisionError, type EventStore } from './eventStore.js';
+
+/** Who asks, and the request it belongs to: stamped on every event the command causes. */
+export interface CommandContext {
+  actor: Actor;
+  correlationId: string;
+}
+
+export interface Aggregate<State, Command, Result> {
+  initialState: () => State;
+  evolve: (state: State, event: FeedbackEvent) => State;
+  decide: (command: Command, state: State) => { events: FeedbackEvent[]; result: Result };
+}
+
+export interface HandledCommand<Result> {
+  result: Result;
+  /** Global position of the last event appended, or null when the command changed nothing. */
+  position: number | null;
+}
+
+const MAX_ATTEMPTS = 50;
+
+// Commands on one stream from one process queue up instead of colliding; across processes
+// the expected revision still decides, and the loser retries on fresh state.
+const queues = new Map<string, Promise<unknown>>();
+function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.catch(() => undefined);
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return next;
+}
+
+/** Load the stream, decide, append at the revision that was read; on conflict, again. */
+export function handleCommand<State, Command, Result>(
+  store: EventStore,
+  stream: string,
+  aggregate: Aggregate<State, Command, Result>,
+  command: Command,
+  context: CommandContext,
+): Promise<HandledCommand<Result>> {
+  return serialised(stream, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const recorded = await store.readStream(stream);
+      let state = aggregate.initialState();
+      for (const event of recorded) state = aggregate.evolve(state, event);
+      const { events, result } = aggregate.decide(command, state);
+      if (events.length === 0) return { result, position: null };
+      const causationId = randomUUID();
+      const metadata = { actor: context.actor, correlationId: context.correlationId, causationId };
+      try {
+        const appended = await store.appendToStream(
+          stream,
+          events.map((event) => encodeEvent(event, metadata)),
+          { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
+        );
+        return { result, position: appended.lastPosition };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      }
+    }
+  });
+}
+
+/** Append to a stream that must not exist yet (token streams, reservations). */
+export async function appendNew(store: EventStore, stream: string, events: FeedbackEvent[], context: CommandContext): Promise<number> {
+  const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
+  const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision: 'no_stream' });
+  return appended.lastPosition;
+}

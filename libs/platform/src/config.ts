@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Every setting comes from the environment and is checked once, at start-up. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the event log lives: the SQLite file under DATA_DIR, or a KurrentDB/EventStoreDB URL. */
+  EVENT_STORE: z.enum(['sqlite', 'kurrentdb']).default('sqlite'),
+  KURRENTDB_URL: z.string().optional(),
+  /** Where read models live: SQLite under DATA_DIR, or MongoDB. */
+  READ_STORE: z.enum(['sqlite', 'mongodb']).default('sqlite'),
+  MONGODB_URL: z.string().optional(),
+  MONGODB_DATABASE: z.string().default('feedback'),
+  /** The service's public root ({app_url}); used in links and the MCP address. */
+  APP_URL: z.url().default('http://localhost:3000'),
+  /** How long a write waits for the read models before answering anyway. */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const config = parsed.data;
+  if (config.EVENT_STORE === 'kurrentdb' && !config.KURRENTDB_URL) throw new ConfigError('Invalid configuration:\n  KURRENTDB_URL: required when EVENT_STORE=kurrentdb');
+  if (config.READ_STORE === 'mongodb' && !config.MONGODB_URL) throw new ConfigError('Invalid configuration:\n  MONGODB_URL: required when READ_STORE=mongodb');
+  return config;
+}

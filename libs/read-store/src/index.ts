@@ -1,0 +1,3 @@
+export * from './readStore.js';
+export { getSqliteReadStore } from './sqlite/sqliteReadStore.js';
+export { getMongoReadStore } from './mongodb/mongoReadStore.js';
