@@ -31,10 +31,15 @@ export type CommentCommand =
       metadata: CommentMetadata;
       attachments: Attachment[];
     }
-  | { type: 'ReplyToComment'; replyId: string; text: string; author: Person | null; attachments: Attachment[] }
-  | { type: 'UpdateComment'; status?: CommentStatus; priority?: CommentPriority; title?: string | null }
-  | { type: 'ArchiveComment' }
-  | { type: 'WriteDevBrief'; brief: DevBrief };
+  | ({ type: 'ReplyToComment'; replyId: string; text: string; author: Person | null; attachments: Attachment[] } & Scoped)
+  | ({ type: 'UpdateComment'; status?: CommentStatus; priority?: CommentPriority; title?: string | null } & Scoped)
+  | ({ type: 'ArchiveComment' } & Scoped)
+  | ({ type: 'WriteDevBrief'; brief: DevBrief } & Scoped);
+
+/** Who may touch the comment: its account, and when given, only this project of it. */
+interface Scoped {
+  scope: { accountId: string; projectId?: string };
+}
 
 export interface CommentResult {
   oldStatus: CommentStatus;
@@ -78,6 +83,11 @@ export function evolveComment(state: CommentState, event: FeedbackEvent): Commen
   }
 }
 
+/** The page URL with a fragment that identifies the comment: where the widget opens it. */
+export function commentLink(pageUrl: string, commentId: string): string {
+  return `${pageUrl.replace(/#.*$/, '')}#sc-comment-${commentId}`;
+}
+
 /** The path of the page the comment was placed on: what webhooks call `slug`. */
 export function slugOf(pageUrl: string): string {
   try {
@@ -99,7 +109,9 @@ export function decideComment(command: CommentCommand, state: CommentState): { e
     };
   }
   const commentId = state.commentId;
-  if (!commentId) throw notFound('Comment not found');
+  const { accountId, projectId } = command.scope;
+  // Another account's comment, or another project's for a project-scoped caller, does not exist for the caller.
+  if (!commentId || state.accountId !== accountId || (projectId !== undefined && state.projectId !== projectId)) throw notFound('Comment not found');
   switch (command.type) {
     case 'ReplyToComment': {
       const { replyId, text, author, attachments } = command;

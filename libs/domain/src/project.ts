@@ -140,7 +140,8 @@ export function decideProject(command: ProjectCommand, state: ProjectState): { e
         };
       }
       const email = command.email.trim();
-      const client: Client = { email, name: command.name, approved: command.autoApprove, epoch: 0, removed: false };
+      const previousEpoch = state.clients.get(normalizeEmail(email))?.epoch ?? 0;
+      const client: Client = { email, name: command.name, approved: command.autoApprove, epoch: previousEpoch + 1, removed: false };
       return { events: [{ type: 'ClientAdded', data: { projectId, email, name: command.name, approved: command.autoApprove } }], result: { client, created: true } };
     }
     case 'SetClientApproval': {

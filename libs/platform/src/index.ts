@@ -1,3 +1,4 @@
 export * from './config.js';
 export * from './logger.js';
 export * from './secrets.js';
+export * from './webhookTargets.js';

@@ -1,3 +1,4 @@
 export * from './readStore.js';
 export { getSqliteReadStore } from './sqlite/sqliteReadStore.js';
 export { getMongoReadStore } from './mongodb/mongoReadStore.js';
+export * from './projectionProgress.js';

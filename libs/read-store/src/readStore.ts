@@ -40,9 +40,9 @@ export interface Checkpoint {
  * which writes a batch of documents and its checkpoint together.
  */
 export interface ReadStore {
-  get<T extends Document>(collection: string, id: string): Promise<T | null>;
-  findOne<T extends Document>(collection: string, where: Where): Promise<T | null>;
-  find<T extends Document>(collection: string, query: FindQuery): Promise<Page<T>>;
+  get<T extends { id: string } = Document>(collection: string, id: string): Promise<T | null>;
+  findOne<T extends { id: string } = Document>(collection: string, where: Where): Promise<T | null>;
+  find<T extends { id: string } = Document>(collection: string, query: FindQuery): Promise<Page<T>>;
   count(collection: string, where: Where): Promise<number>;
   getMany(collection: string, ids: string[]): Promise<Map<string, Document>>;
   /** Applies every change, then moves the checkpoint. Safe to repeat after a crash. */

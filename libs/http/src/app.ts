@@ -1,0 +1,55 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { ulid } from 'ulid';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { hashToken, type Logger } from '@feedback/platform';
+import { errorHandler } from './errors.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  bodyLimit: number;
+  rateLimitPerMinute: number;
+}
+
+export type HttpApp = FastifyInstance<any, any, any, Logger, ZodTypeProvider>;
+
+/**
+ * The fastify instance every service builds on: zod validation, JSON errors, a correlation id
+ * per request (from X-Correlation-Id or new), and a rate limit per integration token.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit,
+    genReqId: (request) => {
+      const given = request.headers['x-correlation-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : ulid();
+    },
+    // One line per request is logged in onResponse below, with the correlation id as its label.
+    logController: new LogController({ requestIdLogLabel: 'correlationId', disableRequestLogging: true }),
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-correlation-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: options.rateLimitPerMinute,
+    timeWindow: 60_000,
+    allowList: (request) => request.url === '/health' || request.url === '/metrics',
+    keyGenerator: (request) => {
+      const token = request.headers['x-integration-token'];
+      return typeof token === 'string' ? `token:${hashToken(token)}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error(`Rate limit exceeded: at most ${context.max} requests per minute; retry in ${context.after}`), { statusCode: 429 }),
+  });
+  return app;
+}

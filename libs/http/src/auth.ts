@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import type { IntegrationScope } from '@feedback/events';
+import { hashToken } from '@feedback/platform';
+import { ApiError } from './errors.js';
+
+export interface Principal {
+  accountId: string;
+  tokenId: string;
+  tokenHash: string;
+  scopes: IntegrationScope[];
+}
+
+/** How a service recognises integration tokens: the command side reads token streams, the query side its read model. */
+export interface TokenDirectory {
+  findByHash(tokenHash: string): Promise<Omit<Principal, 'tokenHash'> | null>;
+  ssoRequired(accountId: string): Promise<boolean>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** X-Integration-Token → principal, or the error the client sees (decisions.md section 3). */
+export async function authenticate(request: FastifyRequest, tokens: TokenDirectory, scope: IntegrationScope): Promise<Principal> {
+  const token = request.headers['x-integration-token'];
+  if (typeof token !== 'string' || token.length === 0) throw new ApiError(401, 'Invalid integration token');
+  const tokenHash = hashToken(token);
+  const found = await tokens.findByHash(tokenHash);
+  if (!found) throw new ApiError(401, 'Invalid integration token');
+  if (await tokens.ssoRequired(found.accountId)) throw new ApiError(403, 'Workspace requires SSO');
+  if (!found.scopes.includes(scope)) throw new ApiError(403, `Token lacks the '${scope}' action`);
+  const principal = { ...found, tokenHash };
+  request.principal = principal;
+  return principal;
+}

@@ -1,0 +1,3 @@
+export * from './backends.js';
+export * from './health.js';
+export * from './shutdown.js';

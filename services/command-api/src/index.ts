@@ -1,0 +1,5 @@
+export * from './commandApi.js';
+export * from './deps.js';
+export * from './accounts/accountCommands.js';
+export * from './projects/projectCommands.js';
+export { streamTokenDirectory } from './tokenDirectory.js';

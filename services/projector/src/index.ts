@@ -1,0 +1,2 @@
+export * from './projector.js';
+export * from './projections/index.js';

@@ -1,0 +1,2 @@
+export * from './queryApi.js';
+export * from './deps.js';
