@@ -9,6 +9,9 @@ export const commentPriorities = ['low', 'normal', 'high', 'urgent'] as const;
 export const CommentPriority = z.enum(commentPriorities);
 export type CommentPriority = z.infer<typeof CommentPriority>;
 
+/** An email address as people type it: surrounding blanks dropped, case kept for display. */
+export const EmailAddress = z.string().trim().max(320).pipe(z.email());
+
 export const MemberRole = z.enum(['user', 'team']);
 export type MemberRole = z.infer<typeof MemberRole>;
 

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IntegrationScope } from '@feedback/events';
 import { hashToken } from '@feedback/platform';
 import { ApiError } from './errors.js';
@@ -20,6 +20,27 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
   }
+  interface FastifyContextConfig {
+    /** The action a route needs; the route is authenticated before its input is validated. */
+    scope?: IntegrationScope;
+  }
+}
+
+/**
+ * Authenticates every route that declares `config.scope`, before validation: a caller without
+ * a valid token learns nothing about what a valid body looks like.
+ */
+export function authenticateRoutes(app: FastifyInstance<any, any, any, any, any>, tokens: TokenDirectory) {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const scope = request.routeOptions.config.scope;
+    if (scope) await authenticate(request, tokens, scope);
+  });
+}
+
+/** The principal a scoped route was authenticated as. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`route ${request.routeOptions.url} declares no scope`);
+  return request.principal;
 }
 
 /** X-Integration-Token → principal, or the error the client sees (decisions.md section 3). */

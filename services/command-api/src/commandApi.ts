@@ -1,4 +1,5 @@
-import type { HttpApp } from '@feedback/http';
+import { authenticateRoutes, type HttpApp } from '@feedback/http';
+import { streamTokenDirectory } from './tokenDirectory.js';
 import type { CommandDeps } from './deps.js';
 import { clientRoutes } from './clients/clientRoutes.js';
 import { widgetSessionRoute } from './clients/widgetSessionRoute.js';
@@ -18,6 +19,7 @@ export async function registerCommandApi(app: HttpApp, deps: CommandDeps) {
     await api.register(
       async (external) => {
         const routes = external as unknown as HttpApp;
+        authenticateRoutes(routes, streamTokenDirectory(deps));
         memberRoutes(routes, deps);
         clientRoutes(routes, deps);
         commentRoutes(routes, deps);

@@ -1,13 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '@feedback/event-store';
-import { authenticate, type Principal } from '@feedback/http';
-import type { IntegrationScope } from '@feedback/events';
+import { principalOf, type Principal } from '@feedback/http';
 import type { CommandDeps } from './deps.js';
-import { streamTokenDirectory } from './tokenDirectory.js';
 
-/** Authenticates the request for `scope` and names it as the actor of what it causes. */
-export async function commandContext(deps: CommandDeps, request: FastifyRequest, scope: IntegrationScope): Promise<{ principal: Principal; context: CommandContext }> {
-  const principal = await authenticate(request, streamTokenDirectory(deps), scope);
+/** The authenticated caller, named as the actor of what the request causes. */
+export function commandContext(request: FastifyRequest): { principal: Principal; context: CommandContext } {
+  const principal = principalOf(request);
   return {
     principal,
     context: { actor: { type: 'integrationToken', id: principal.tokenId, accountId: principal.accountId }, correlationId: request.id },

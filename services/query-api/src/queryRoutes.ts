@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CommentPriority, CommentStatus, streams } from '@feedback/events';
-import { ApiError, authenticate, resolveProject, type HttpApp } from '@feedback/http';
+import { ApiError, authenticateRoutes, resolveProject, type HttpApp } from '@feedback/http';
 import {
   commentView,
   type AccountDoc,
@@ -34,11 +34,11 @@ const clientView = (c: ClientDoc) => ({ email: c.email, name: c.name, approved: 
 
 /** Every GET of /api/external, served from read models only. */
 export function queryRoutes(app: HttpApp, deps: QueryDeps) {
-  const tokens = readModelTokenDirectory(deps.readStore);
+  authenticateRoutes(app, readModelTokenDirectory(deps.readStore));
   const { readStore } = deps;
 
-  app.get('/members', { schema: { querystring: z.object({ domainId: z.string().min(1).optional() }) } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/members', { schema: { querystring: z.object({ domainId: z.string().min(1).optional() }) }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const project = request.query.domainId ? await resolveProject(readStore, principal.accountId, request.query.domainId) : null;
     const members: MemberDoc[] = [];
     let cursor: string | null = null;
@@ -55,15 +55,15 @@ export function queryRoutes(app: HttpApp, deps: QueryDeps) {
     };
   });
 
-  app.get('/clients', { schema: { querystring: DomainQuery.extend(Pagination.shape) } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/clients', { schema: { querystring: DomainQuery.extend(Pagination.shape) }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const project = await resolveProject(readStore, principal.accountId, request.query.domainId);
     const page = await readStore.find<ClientDoc>('clients', { where: { projectId: project.projectId }, orderBy: { field: 'createdAt', direction: 'asc' }, limit: request.query.limit, cursor: request.query.cursor });
     return { clients: page.items.map(clientView), nextCursor: page.nextCursor };
   });
 
-  app.get('/comments', { schema: { querystring: CommentsQuery } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/comments', { schema: { querystring: CommentsQuery }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const { domainId, status, priority, archived, include, limit, cursor } = request.query;
     const where: Where = domainId ? { projectId: (await resolveProject(readStore, principal.accountId, domainId)).projectId } : { accountId: principal.accountId };
     if (status) where.status = status;
@@ -79,13 +79,13 @@ export function queryRoutes(app: HttpApp, deps: QueryDeps) {
     return doc;
   }
 
-  app.get('/comments/:commentId', { schema: { params: CommentParams } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/comments/:commentId', { schema: { params: CommentParams }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     return commentView(await ownComment(principal.accountId, request.params.commentId), { fullMetadata: true });
   });
 
-  app.get('/comments/:commentId/history', { schema: { params: CommentParams } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/comments/:commentId/history', { schema: { params: CommentParams }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const events = await deps.eventStore.readStream(streams.comment(request.params.commentId));
     const created = events[0];
     if (!created || created.type !== 'CommentCreated' || created.data.accountId !== principal.accountId) throw new ApiError(404, 'Comment not found');
@@ -104,20 +104,20 @@ export function queryRoutes(app: HttpApp, deps: QueryDeps) {
     };
   });
 
-  app.get('/domains', { schema: { querystring: Pagination } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/domains', { schema: { querystring: Pagination }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const page = await readStore.find<ProjectDoc>('projects', { where: { accountId: principal.accountId }, orderBy: { field: 'createdAt', direction: 'asc' }, limit: request.query.limit, cursor: request.query.cursor });
     return { domains: page.items.map(projectView), nextCursor: page.nextCursor };
   });
 
-  app.get('/domains/:domainId/settings', { schema: { params: DomainParams } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/domains/:domainId/settings', { schema: { params: DomainParams }, config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const project = (await resolveProject(readStore, principal.accountId, request.params.domainId)) as unknown as ProjectDoc;
     return { ...projectView(project), settings: project.settings, updatedAt: project.updatedAt };
   });
 
-  app.get('/domains/:domainId/webhooks', { schema: { params: DomainParams, querystring: Pagination } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'settings');
+  app.get('/domains/:domainId/webhooks', { schema: { params: DomainParams, querystring: Pagination }, config: { scope: 'settings' } }, async (request) => {
+    const principal = request.principal!;
     const project = await resolveProject(readStore, principal.accountId, request.params.domainId);
     const page = await readStore.find<WebhookDoc>('webhooks', { where: { projectId: project.projectId }, orderBy: { field: 'createdAt', direction: 'asc' }, limit: request.query.limit, cursor: request.query.cursor });
     return {
@@ -126,15 +126,15 @@ export function queryRoutes(app: HttpApp, deps: QueryDeps) {
     };
   });
 
-  app.get('/domains/:domainId/inbound-tokens', { schema: { params: DomainParams, querystring: Pagination } }, async (request) => {
-    const principal = await authenticate(request, tokens, 'settings');
+  app.get('/domains/:domainId/inbound-tokens', { schema: { params: DomainParams, querystring: Pagination }, config: { scope: 'settings' } }, async (request) => {
+    const principal = request.principal!;
     const project = await resolveProject(readStore, principal.accountId, request.params.domainId);
     const page = await readStore.find<InboundTokenDoc>('inboundTokens', { where: { projectId: project.projectId }, orderBy: { field: 'issuedAt', direction: 'asc' }, limit: request.query.limit, cursor: request.query.cursor });
     return { inboundTokens: page.items.map(({ id, actions, revoked, issuedAt }) => ({ tokenId: id, actions, revoked, issuedAt })), nextCursor: page.nextCursor };
   });
 
-  app.get('/account', async (request) => {
-    const principal = await authenticate(request, tokens, 'read');
+  app.get('/account', { config: { scope: 'read' } }, async (request) => {
+    const principal = request.principal!;
     const account = await readStore.get<AccountDoc>('accounts', principal.accountId);
     if (!account) throw new ApiError(404, 'Account not found');
     const owner = await readStore.get<MemberDoc>('members', account.ownerMemberId);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findClient, projectDecider, CLIENT_LOGIN_TOKEN_TTL_MS, fold } from '@feedback/domain';
-import { streams } from '@feedback/events';
+import { EmailAddress, streams } from '@feedback/events';
 import { appendNew } from '@feedback/event-store';
 import { ApiError, resolveProject, type HttpApp } from '@feedback/http';
 import { hashToken, newToken } from '@feedback/platform';
@@ -8,7 +8,7 @@ import type { CommandDeps } from '../deps.js';
 import { awaitReadModels, commandContext } from '../http.js';
 import { executeProjectCommand } from '../projects/projectCommands.js';
 
-const Email = z.email().max(320);
+const Email = EmailAddress;
 const AddClientBody = z.object({
   domainId: z.string().min(1),
   email: Email,
@@ -21,8 +21,8 @@ const ClientTokenBody = z.object({ domainId: z.string().min(1), email: Email });
 
 /** Spec 4.2, 3.3 and 4.3: clients of a project, their approval, and their widget login tokens. */
 export function clientRoutes(app: HttpApp, deps: CommandDeps) {
-  app.post('/clients', { schema: { body: AddClientBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.post('/clients', { schema: { body: AddClientBody }, config: { scope: 'write' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const { domainId, email, name, autoApprove } = request.body;
     const project = await resolveProject(deps.readStore, principal.accountId, domainId);
     const { result, position } = await executeProjectCommand(deps, { type: 'AddClient', projectId: project.projectId, email, name, autoApprove }, context);
@@ -31,8 +31,8 @@ export function clientRoutes(app: HttpApp, deps: CommandDeps) {
     return reply.status(result.created ? 201 : 200).send({ email: client.email, name: client.name, approved: client.approved });
   });
 
-  app.put('/clients', { schema: { body: ApprovalBody } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.put('/clients', { schema: { body: ApprovalBody }, config: { scope: 'write' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const { domainId, email, approved } = request.body;
     const project = await resolveProject(deps.readStore, principal.accountId, domainId);
     const { result, position } = await executeProjectCommand(deps, { type: 'SetClientApproval', projectId: project.projectId, email, approved }, context);
@@ -40,16 +40,16 @@ export function clientRoutes(app: HttpApp, deps: CommandDeps) {
     return { email: result.client!.email, approved };
   });
 
-  app.delete('/clients', { schema: { querystring: RemoveQuery } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.delete('/clients', { schema: { querystring: RemoveQuery }, config: { scope: 'write' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.query.domainId);
     const { position } = await executeProjectCommand(deps, { type: 'RemoveClient', projectId: project.projectId, email: request.query.email }, context);
     await awaitReadModels(deps, request, position);
     return { removed: true };
   });
 
-  app.post('/client-token', { schema: { body: ClientTokenBody } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.post('/client-token', { schema: { body: ClientTokenBody }, config: { scope: 'write' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.body.domainId);
     const state = fold(projectDecider, await deps.eventStore.readStream(streams.project(project.projectId)));
     const client = findClient(state, request.body.email);

@@ -28,8 +28,8 @@ const UpdateBody = z
 
 /** decisions.md section 3: create, reply to and update comments. */
 export function commentRoutes(app: HttpApp, deps: CommandDeps) {
-  app.post('/comments/create', { schema: { body: CreateBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.post('/comments/create', { schema: { body: CreateBody }, config: { scope: 'write' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const { domainId, author, ...input } = request.body;
     const project = await resolveProject(deps.readStore, principal.accountId, domainId);
     const { commentId, position } = await createComment(deps, project, { ...input, author: author ?? null }, context);
@@ -38,8 +38,8 @@ export function commentRoutes(app: HttpApp, deps: CommandDeps) {
     return reply.status(201).send(commentView(doc!, { fullMetadata: true }));
   });
 
-  app.post('/comments/reply', { schema: { body: ReplyBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.post('/comments/reply', { schema: { body: ReplyBody }, config: { scope: 'write' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const { commentId, text, name, email } = request.body;
     const author = name || email ? { name, email } : null;
     const replyId = newReplyId();
@@ -56,8 +56,8 @@ export function commentRoutes(app: HttpApp, deps: CommandDeps) {
     return reply.status(201).send({ id: added.id, text: added.text, textFormat: added.textFormat, by: displayName(added.author), date: added.date });
   });
 
-  app.post('/comments/update', { schema: { body: UpdateBody } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'write');
+  app.post('/comments/update', { schema: { body: UpdateBody }, config: { scope: 'write' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const { commentId, status, priority, title } = request.body;
     const { result, position } = await executeCommentCommand(
       deps,

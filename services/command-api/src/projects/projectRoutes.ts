@@ -43,15 +43,15 @@ export const webhookView = (w: { webhookId: string; name: string; event: string;
 
 /** Project settings with the `settings` scope: projects, their webhooks and inbound tokens. */
 export function projectRoutes(app: HttpApp, deps: CommandDeps) {
-  app.post('/domains', { schema: { body: CreateProjectBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.post('/domains', { schema: { body: CreateProjectBody }, config: { scope: 'settings' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const { project, position } = await createProject(deps, principal.accountId, request.body, context);
     await awaitReadModels(deps, request, position);
     return reply.status(201).send({ ...project, settings: {} });
   });
 
-  app.put('/domains/:domainId/settings', { schema: { params: DomainParams, body: SettingsBody } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.put('/domains/:domainId/settings', { schema: { params: DomainParams, body: SettingsBody }, config: { scope: 'settings' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const { position } = await updateProjectSettings(deps, project.projectId, request.body, context);
     await awaitReadModels(deps, request, position);
@@ -64,8 +64,8 @@ export function projectRoutes(app: HttpApp, deps: CommandDeps) {
     };
   });
 
-  app.post('/domains/:domainId/webhooks', { schema: { params: DomainParams, body: WebhookBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.post('/domains/:domainId/webhooks', { schema: { params: DomainParams, body: WebhookBody }, config: { scope: 'settings' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const { webhook, position } = await createWebhook(deps, project.projectId, request.body, context);
     await awaitReadModels(deps, request, position);
@@ -73,32 +73,32 @@ export function projectRoutes(app: HttpApp, deps: CommandDeps) {
     return reply.status(201).send({ ...webhookView(webhook), signingSecret: webhook.signingSecret });
   });
 
-  app.put('/domains/:domainId/webhooks/:webhookId', { schema: { params: WebhookParams, body: WebhookPatch } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.put('/domains/:domainId/webhooks/:webhookId', { schema: { params: WebhookParams, body: WebhookPatch }, config: { scope: 'settings' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const { webhook, position } = await updateWebhook(deps, project.projectId, request.params.webhookId, request.body, context);
     await awaitReadModels(deps, request, position);
     return webhookView(webhook);
   });
 
-  app.delete('/domains/:domainId/webhooks/:webhookId', { schema: { params: WebhookParams } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.delete('/domains/:domainId/webhooks/:webhookId', { schema: { params: WebhookParams }, config: { scope: 'settings' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const { position } = await deleteWebhook(deps, project.projectId, request.params.webhookId, context);
     await awaitReadModels(deps, request, position);
     return { removed: true };
   });
 
-  app.post('/domains/:domainId/inbound-tokens', { schema: { params: DomainParams, body: InboundTokenBody } }, async (request, reply) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.post('/domains/:domainId/inbound-tokens', { schema: { params: DomainParams, body: InboundTokenBody }, config: { scope: 'settings' } }, async (request, reply) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const { tokenId, token, position } = await issueInboundToken(deps, principal.accountId, project.projectId, request.body.actions, context);
     await awaitReadModels(deps, request, position);
     return reply.status(201).send({ tokenId, token, projectId: project.projectId, actions: [...new Set(request.body.actions)] });
   });
 
-  app.delete('/domains/:domainId/inbound-tokens/:tokenId', { schema: { params: TokenParams } }, async (request) => {
-    const { principal, context } = await commandContext(deps, request, 'settings');
+  app.delete('/domains/:domainId/inbound-tokens/:tokenId', { schema: { params: TokenParams }, config: { scope: 'settings' } }, async (request) => {
+    const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const doc = await deps.readStore.get<{ id: string; tokenHash: string; projectId: string | null }>('inboundTokens', request.params.tokenId);
     if (!doc || doc.projectId !== project.projectId) throw new ApiError(404, 'Inbound token not found');
