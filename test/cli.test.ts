@@ -34,7 +34,7 @@ t.test('the CLI bootstraps a workspace that a running server recognises', async 
   t.match(project.json, { projectId: String, publicKey: /^sc_/, domain: 'https://cli.example.com' });
 
   const headers = { 'x-integration-token': token };
-  const domains = await fetch(`${base}/api/external/domains`, { headers }).then((r) => r.json());
+  const domains = await fetch(`${base}/api/external/domains`, { headers }).then((r) => r.json() as Promise<any>);
   t.same(domains.domains.map((d: any) => d.projectId), [project.json.projectId], 'the server sees what the CLI wrote');
 
   const readOnly = await cli('token', 'create', '--account', accountId, '--scopes', 'read');
@@ -52,10 +52,10 @@ t.test('the CLI bootstraps a workspace that a running server recognises', async 
   t.equal(hook.code, 0, hook.stderr);
   t.match(hook.json, { webhookId: String, signingSecret: /^whsec_/ });
 
-  const member = await fetch(`${base}/api/external/members`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sso@cli.test', name: 'S', role: 'team' }) }).then((r) => r.json());
+  const member = await fetch(`${base}/api/external/members`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sso@cli.test', name: 'S', role: 'team' }) }).then((r) => r.json() as Promise<any>);
   const approved = await cli('sso', 'approve', '--account', accountId, '--member', member.memberId);
   t.same(approved.json, { approved: true });
-  const members = await fetch(`${base}/api/external/members`, { headers }).then((r) => r.json());
+  const members = await fetch(`${base}/api/external/members`, { headers }).then((r) => r.json() as Promise<any>);
   t.equal(members.members.find((m: any) => m.memberId === member.memberId).companyLoginApproved, true);
 
   const settings = await cli('account', 'settings', '--account', accountId, '--default-access', 'none', '--sso-required', 'true');
@@ -72,7 +72,7 @@ t.test('the CLI bootstraps a workspace that a running server recognises', async 
     again.kill('SIGKILL');
   });
   await waitFor(async () => (await fetch(`${base}/health`)).ok, 30_000, 'the restarted server');
-  const after = await fetch(`${base}/api/external/domains`, { headers }).then((r) => r.json());
+  const after = await fetch(`${base}/api/external/domains`, { headers }).then((r) => r.json() as Promise<any>);
   t.same(after.domains.map((d: any) => d.name), ['CLI site'], 'a restart finds all data again');
   again.kill('SIGTERM');
   await exited(again);
