@@ -19,7 +19,7 @@ export interface EmbeddedServer {
  */
 export async function createEmbeddedServer(config: Config, logger: Logger, eventStore: EventStore, readStore: ReadStore): Promise<EmbeddedServer> {
   const progress = createProjectionProgress(readStore, MAIN_CHECKPOINT);
-  const projector = createProjector({ eventStore, readStore, projections, logger: logger.child({ service: 'projector' }), onCommitted: progress.advanced });
+  const projector = createProjector({ eventStore, readStore, projections, logger: logger.child({ service: 'projector' }), batchSize: config.PROJECTOR_BATCH_SIZE, onCommitted: progress.advanced });
   await projector.start();
 
   const app = await createHttpApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
