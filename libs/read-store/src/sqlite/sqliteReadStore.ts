@@ -127,7 +127,7 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
       }
     },
     async drop() {
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE ? OR name = ?)`).all(`${prefix}\\_%`, checkpoints) as { name: string }[];
+      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
       for (const { name } of tables) if (name.startsWith(`${prefix}_`)) db.exec(`DROP TABLE IF EXISTS "${name}"`);
       db.exec(`CREATE TABLE IF NOT EXISTS "${checkpoints}" (name TEXT PRIMARY KEY, position INTEGER NOT NULL, updated_at TEXT NOT NULL)`);
       known.clear();
