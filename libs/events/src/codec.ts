@@ -1,19 +1,9 @@
 import { ulid } from 'ulid';
-import type { EventMetadata, EventToAppend } from './envelope.js';
+import type { EventMetadata, EventToAppend, RecordedEventBase } from './envelope.js';
 import { currentSchemaVersion, eventSchemas, isEventType, type FeedbackEvent, type StoredEvent } from './catalogue.js';
 
 /** A row as an adapter reads it, before upcasting and validation. */
-export interface RawRecordedEvent {
-  id: string;
-  type: string;
-  data: unknown;
-  stream: string;
-  revision: number;
-  position: number;
-  occurredAt: string;
-  schemaVersion: number;
-  metadata: EventMetadata;
-}
+export type RawRecordedEvent = RecordedEventBase & { type: string; data: unknown };
 
 /**
  * Turns an old event's data into the next version's shape. Registered per (type, fromVersion);

@@ -34,7 +34,7 @@ export interface EventToAppend {
   occurredAt: string;
 }
 
-interface RecordedEventBase {
+export interface RecordedEventBase {
   /** ULID, unique across the log. */
   id: string;
   stream: string;

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
-import { inboundTokenState, invalid, notFound, projectDecider, type ProjectCommand, type WebhookChanges } from '@feedback/domain';
-import { streams, type InboundAction, type WebhookAuth, type WebhookTrigger } from '@feedback/events';
+import { inboundTokenState, invalid, notFound, projectDecider, type ProjectCommand, type Webhook, type WebhookChanges } from '@feedback/domain';
+import { streams, type InboundAction } from '@feedback/events';
 import { appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
 import { hashToken, newPublicKey, newSigningSecret, newToken, webhookTargetProblem } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
@@ -42,14 +42,7 @@ export async function updateProjectSettings(deps: Pick<CommandDeps, 'eventStore'
   return { position };
 }
 
-export interface WebhookInput {
-  name: string;
-  event: WebhookTrigger;
-  url: string;
-  method: 'POST' | 'PUT';
-  auth: WebhookAuth;
-  enabled: boolean;
-}
+export type WebhookInput = Omit<Webhook, 'webhookId' | 'signingSecret'>;
 
 async function assertTarget(deps: Deps, url: string) {
   const problem = await webhookTargetProblem(url, deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
