@@ -3,18 +3,34 @@ import { ulid } from 'ulid';
 import { DomainError } from '@feedback/domain';
 import { ConfigError, createLogger, loadConfig } from '@feedback/platform';
 import { createProjector, projections } from '@feedback/projector';
-import { openEventStore, openReadStore } from '@feedback/runtime';
+import { openBaseReadStore, openEventStore, openReadStore } from '@feedback/runtime';
 import { cliCommands, UsageError } from './commands.js';
+import { rebuildProjections } from './rebuild.js';
 
 // The operator CLI: `npm run cli -- <command> [flags]`. One JSON object on stdout; errors on stderr.
 
 function usage(): string {
-  return ['usage: npm run cli -- <command> [flags]', '', ...Object.values(cliCommands).map((c) => `  ${c.usage}`)].join('\n');
+  return ['usage: npm run cli -- <command> [flags]', '', ...Object.values(cliCommands).map((c) => `  ${c.usage}`), '  projections rebuild'].join('\n');
+}
+
+async function rebuild(): Promise<number> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'cli');
+  const eventStore = openEventStore(config);
+  const base = await openBaseReadStore(config);
+  try {
+    process.stdout.write(`${JSON.stringify(await rebuildProjections(eventStore, base, logger))}\n`);
+    return 0;
+  } finally {
+    await base.close();
+    await eventStore.close();
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
   const positional = argv.filter((a, i) => !a.startsWith('--') && (i === 0 || !argv[i - 1]!.startsWith('--')));
   const name = positional.slice(0, 2).join(' ');
+  if (name === 'projections rebuild') return rebuild();
   const command = cliCommands[name];
   if (!command) {
     process.stderr.write(`${name ? `unknown command '${name}'\n` : ''}${usage()}\n`);

@@ -52,8 +52,17 @@ export interface ReadStore {
   ensureIndexes(collection: string, indexes: string[][]): Promise<void>;
   /** Drops every collection and checkpoint of this store (used by rebuilds into fresh storage). */
   drop(): Promise<void>;
+  /** The same backend under another prefix: a separate generation of every read model. */
+  withPrefix(prefix: string): ReadStore;
+  /** The generation readers should use; null until a rebuild first switches it. */
+  getActiveGeneration(): Promise<string | null>;
+  setActiveGeneration(prefix: string): Promise<void>;
+  /** The prefix this store reads and writes now (a following store changes it on a switch). */
+  generation(): string;
   close(): Promise<void>;
 }
+
+export const DEFAULT_GENERATION = 'rm';
 
 const fieldPattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 export function assertField(field: string): string {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { getKurrentDBEventStore, getSqliteEventStore, type EventStore } from '@feedback/event-store';
 import type { Config } from '@feedback/platform';
-import { getMongoReadStore, getSqliteReadStore, type ReadStore } from '@feedback/read-store';
+import { followActiveGeneration, getMongoReadStore, getSqliteReadStore, type ReadStore } from '@feedback/read-store';
 
 /** Where each port's adapter comes from: one switch per backend, read from the configuration. */
 export function openEventStore(config: Config): EventStore {
@@ -9,7 +9,13 @@ export function openEventStore(config: Config): EventStore {
   return getSqliteEventStore({ path: join(config.DATA_DIR, 'events.sqlite') });
 }
 
-export async function openReadStore(config: Config): Promise<ReadStore> {
+/** The read store as configured, at its base generation (what a rebuild writes beside). */
+export async function openBaseReadStore(config: Config): Promise<ReadStore> {
   if (config.READ_STORE === 'mongodb') return getMongoReadStore({ url: config.MONGODB_URL!, database: config.MONGODB_DATABASE });
   return getSqliteReadStore({ path: join(config.DATA_DIR, 'read-models.sqlite') });
+}
+
+/** The read store every service uses: it follows the generation a rebuild switched to. */
+export async function openReadStore(config: Config): Promise<ReadStore> {
+  return followActiveGeneration(await openBaseReadStore(config));
 }

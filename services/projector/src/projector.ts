@@ -7,6 +7,9 @@ import type { Projection } from './projections/index.js';
 
 export const MAIN_CHECKPOINT = 'main';
 
+/** A rebuild switched the read models under this projector: it resumes from the new checkpoint. */
+class GenerationSwitched extends Error {}
+
 export interface ProjectorOptions {
   eventStore: EventStore;
   readStore: ReadStore;
@@ -46,7 +49,10 @@ export function createProjector(options: ProjectorOptions): Projector {
   let stopped = false;
   let error: Error | null = null;
 
+  let generation = readStore.generation();
+
   async function apply(events: StoredEvent[]): Promise<void> {
+    if (readStore.generation() !== generation) throw new GenerationSwitched();
     const wanted = new Map<string, Set<string>>();
     for (const event of events)
       for (const projection of byType.get(event.type) ?? []) {
@@ -70,12 +76,15 @@ export function createProjector(options: ProjectorOptions): Projector {
         dirty.set(`${projection.collection}\u0000${id}`, { collection: projection.collection, id, doc });
       }
     const last = events[events.length - 1]!.position;
+    // Documents read from one generation must never be written into another.
+    if (readStore.generation() !== generation) throw new GenerationSwitched();
     await readStore.commit([...dirty.values()], { name, position: last });
     position = last;
     options.onCommitted?.(last);
   }
 
   async function prepare(): Promise<void> {
+    generation = readStore.generation();
     for (const projection of projections) await readStore.ensureIndexes(projection.collection, projection.indexes);
     position = (await readStore.getCheckpoint(name))?.position ?? 0;
   }
@@ -92,6 +101,11 @@ export function createProjector(options: ProjectorOptions): Projector {
         }
       } catch (caught) {
         if (stopped) break;
+        if (caught instanceof GenerationSwitched) {
+          logger.info({ generation: readStore.generation() }, 'read models were rebuilt; continuing on the new generation');
+          await subscription?.close();
+          continue;
+        }
         error = caught as Error;
         logger.error({ err: caught, position }, 'projector failed; resuming from its checkpoint in 1 s');
         await subscription?.close();

@@ -1,5 +1,5 @@
-import { MongoClient, type AnyBulkWriteOperation, type Filter, type Sort } from 'mongodb';
-import { assertField, decodeCursor, encodeCursor, pick, type Document, type ReadStore, type Where } from '../readStore.js';
+import { MongoClient, type AnyBulkWriteOperation, type Db, type Filter, type Sort } from 'mongodb';
+import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, pick, type Document, type ReadStore, type Where } from '../readStore.js';
 
 type MongoDoc = Omit<Document, 'id'> & { _id: string };
 const toDoc = (raw: MongoDoc | null): Document | null => {
@@ -19,10 +19,13 @@ const filterOf = (where: Where): Filter<MongoDoc> =>
 export async function getMongoReadStore(options: { url: string; database: string; prefix?: string }): Promise<ReadStore> {
   const client = new MongoClient(options.url, { serverSelectionTimeoutMS: 5000 });
   await client.connect();
-  const db = client.db(options.database);
-  const prefix = options.prefix ?? 'rm';
+  return bind(client, client.db(options.database), options.prefix ?? DEFAULT_GENERATION, true);
+}
+
+function bind(client: MongoClient, db: Db, prefix: string, ownsClient: boolean): ReadStore {
   const collection = (name: string) => db.collection<MongoDoc>(`${prefix}_${assertField(name)}`);
   const checkpoints = db.collection<{ _id: string; position: number; updatedAt: string }>(`${prefix}__checkpoints`);
+  const meta = db.collection<{ _id: string; value: string }>('read_store_meta');
 
   return {
     async get(name, id) {
@@ -85,8 +88,18 @@ export async function getMongoReadStore(options: { url: string; database: string
       const names = await db.listCollections({}, { nameOnly: true }).toArray();
       for (const { name } of names) if (name.startsWith(`${prefix}_`)) await db.collection(name).drop();
     },
+    withPrefix(next) {
+      return bind(client, db, next, false);
+    },
+    async getActiveGeneration() {
+      return (await meta.findOne({ _id: 'activeGeneration' }))?.value ?? null;
+    },
+    async setActiveGeneration(next) {
+      await meta.updateOne({ _id: 'activeGeneration' }, { $set: { value: next } }, { upsert: true });
+    },
+    generation: () => prefix,
     async close() {
-      await client.close();
+      if (ownsClient) await client.close();
     },
   };
 }

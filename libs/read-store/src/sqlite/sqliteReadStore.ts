@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { assertField, decodeCursor, encodeCursor, pick, type Change, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
+import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, pick, type Change, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
 
 /**
  * Read models as JSON documents in SQLite, one table per collection. Queried fields are read
@@ -13,9 +13,10 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 10000');
-  const prefix = options.prefix ?? 'rm';
+  const prefix = options.prefix ?? DEFAULT_GENERATION;
   const checkpoints = `${prefix}__checkpoints`;
   db.exec(`CREATE TABLE IF NOT EXISTS "${checkpoints}" (name TEXT PRIMARY KEY, position INTEGER NOT NULL, updated_at TEXT NOT NULL)`);
+  db.exec('CREATE TABLE IF NOT EXISTS read_store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
 
   const known = new Set<string>();
   const table = (collection: string) => {
@@ -133,6 +134,16 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
       known.clear();
       statements.clear();
     },
+    withPrefix(next) {
+      return getSqliteReadStore({ ...options, prefix: next });
+    },
+    async getActiveGeneration() {
+      return (db.prepare(`SELECT value FROM read_store_meta WHERE key = 'activeGeneration'`).get() as { value: string } | undefined)?.value ?? null;
+    },
+    async setActiveGeneration(next) {
+      db.prepare(`INSERT INTO read_store_meta (key, value) VALUES ('activeGeneration', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(next);
+    },
+    generation: () => prefix,
     async close() {
       db.close();
     },
