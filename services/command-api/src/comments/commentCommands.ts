@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { commentDecider, commentNumbersDecider, fold, type CommentCommand } from '@feedback/domain';
+import { commentDecider, commentNumbersDecider, type CommentCommand } from '@feedback/domain';
 import { streams, type Attachment, type CommentMetadata, type CommentPriority, type Person } from '@feedback/events';
 import { handleCommand, type CommandContext } from '@feedback/event-store';
 import { commentsProjection, type CommentDoc } from '@feedback/projector';
@@ -66,4 +66,3 @@ export async function currentComment(deps: Deps, commentId: string): Promise<Com
 }
 
 export const newReplyId = () => ulid();
-export { fold };
