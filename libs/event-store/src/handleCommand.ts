@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type Actor, type FeedbackEvent } from '@feedback/events';
-import { WrongExpectedRevisionError, type EventStore } from './eventStore.js';
+import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision } from './eventStore.js';
 
 /** Who asks, and the request it belongs to: stamped on every event the command causes. */
 export interface CommandContext {
@@ -70,7 +70,25 @@ export function handleCommand<State, Command, Result>(
 
 /** Append to a stream that must not exist yet (token streams, reservations). */
 export async function appendNew(store: EventStore, stream: string, events: FeedbackEvent[], context: CommandContext): Promise<number> {
+  return appendAt(store, stream, events, 'no_stream', context);
+}
+
+/**
+ * Append only if the stream is still where the caller read it; null when it has moved on.
+ * For streams whose only possible next event is the one being appended (a token's revocation):
+ * losing the race means the same fact is already recorded.
+ */
+export async function appendIfUnchanged(store: EventStore, stream: string, events: FeedbackEvent[], readRevision: number, context: CommandContext): Promise<number | null> {
+  try {
+    return await appendAt(store, stream, events, readRevision, context);
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) return null;
+    throw error;
+  }
+}
+
+async function appendAt(store: EventStore, stream: string, events: FeedbackEvent[], expectedRevision: ExpectedRevision, context: CommandContext): Promise<number> {
   const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
-  const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision: 'no_stream' });
+  const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision });
   return appended.lastPosition;
 }

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
-import { accountDecider, notFound, integrationTokenState, type AccountCommand } from '@feedback/domain';
+import { accountDecider, fold, notFound, integrationTokenState, type AccountCommand } from '@feedback/domain';
 import { streams, type DefaultProjectAccess, type IntegrationScope } from '@feedback/events';
-import { appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
+import { appendIfUnchanged, appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
 import { hashToken, newToken } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
 
@@ -43,14 +43,14 @@ export async function revokeIntegrationToken(deps: Deps, accountId: string, toke
   const state = integrationTokenState(events);
   if (!state.tokenId || state.accountId !== accountId) throw notFound('Token not found');
   if (state.revoked) return { position: null };
-  const result = await handleCommand(
+  const position = await appendIfUnchanged(
     deps.eventStore,
     stream,
-    { initialState: () => null, evolve: () => null, decide: () => ({ events: [{ type: 'IntegrationTokenRevoked', data: { accountId, tokenId: state.tokenId!, tokenHash } }], result: null }) },
-    null,
+    [{ type: 'IntegrationTokenRevoked', data: { accountId, tokenId: state.tokenId, tokenHash } }],
+    events.length - 1,
     context,
   );
-  return { position: result.position };
+  return { position };
 }
 
 export async function changeAccountSettings(deps: Deps, accountId: string, settings: { defaultProjectAccess?: DefaultProjectAccess; ssoRequired?: boolean }, context: CommandContext) {
@@ -60,7 +60,5 @@ export async function changeAccountSettings(deps: Deps, accountId: string, setti
 }
 
 export async function loadAccount(deps: Deps, accountId: string) {
-  let state = accountDecider.initialState();
-  for (const event of await deps.eventStore.readStream(streams.account(accountId))) state = accountDecider.evolve(state, event);
-  return state;
+  return fold(accountDecider, await deps.eventStore.readStream(streams.account(accountId)));
 }

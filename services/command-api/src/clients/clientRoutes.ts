@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { findClient, projectDecider, CLIENT_LOGIN_TOKEN_TTL_MS, fold } from '@feedback/domain';
+import { findClient, CLIENT_LOGIN_TOKEN_TTL_MS } from '@feedback/domain';
 import { EmailAddress, streams } from '@feedback/events';
 import { appendNew } from '@feedback/event-store';
 import { ApiError, resolveProject, type HttpApp } from '@feedback/http';
 import { hashToken, newToken } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
 import { awaitReadModels, commandContext } from '../http.js';
-import { executeProjectCommand } from '../projects/projectCommands.js';
+import { executeProjectCommand, loadProject } from '../projects/projectCommands.js';
 
 const Email = EmailAddress;
 const AddClientBody = z.object({
@@ -51,7 +51,7 @@ export function clientRoutes(app: HttpApp, deps: CommandDeps) {
   app.post('/client-token', { schema: { body: ClientTokenBody }, config: { scope: 'write' } }, async (request) => {
     const { principal, context } = commandContext(request);
     const project = await resolveProject(deps.readStore, principal.accountId, request.body.domainId);
-    const state = fold(projectDecider, await deps.eventStore.readStream(streams.project(project.projectId)));
+    const state = await loadProject(deps, project.projectId);
     const client = findClient(state, request.body.email);
     if (!client) throw new ApiError(404, 'Client not found');
     if (!client.approved) throw new ApiError(403, 'Client is not approved');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { clientLoginTokenState, findClient, fold, projectDecider } from '@feedback/domain';
+import { clientLoginTokenState, findClient } from '@feedback/domain';
 import { streams } from '@feedback/events';
 import { ApiError, type HttpApp, type ProjectRef } from '@feedback/http';
 import { hashToken } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
+import { loadProject } from '../projects/projectCommands.js';
 
 const SessionQuery = z.object({ 'service-token': z.string().min(1).optional() });
 
@@ -20,7 +21,7 @@ export function widgetSessionRoute(app: HttpApp, deps: CommandDeps) {
     if (!token) throw invalidToken;
     const issued = clientLoginTokenState(await deps.eventStore.readStream(streams.clientLoginToken(hashToken(token))));
     if (!issued || Date.parse(issued.expiresAt) <= Date.now()) throw invalidToken;
-    const state = fold(projectDecider, await deps.eventStore.readStream(streams.project(issued.projectId)));
+    const state = await loadProject(deps, issued.projectId);
     const client = findClient(state, issued.email);
     if (!client || !client.approved || client.epoch !== issued.clientEpoch) throw invalidToken;
     const project = await deps.readStore.get<ProjectRef>('projects', issued.projectId);

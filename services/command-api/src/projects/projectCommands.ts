@@ -1,12 +1,17 @@
 import { ulid } from 'ulid';
-import { inboundTokenState, invalid, notFound, projectDecider, type ProjectCommand, type Webhook, type WebhookChanges } from '@feedback/domain';
+import { fold, inboundTokenState, invalid, notFound, projectDecider, type ProjectCommand, type Webhook, type WebhookChanges } from '@feedback/domain';
 import { streams, type InboundAction } from '@feedback/events';
-import { appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
+import { appendIfUnchanged, appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
 import { hashToken, newPublicKey, newSigningSecret, newToken, webhookTargetProblem } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
 import { executeAccountCommand, loadAccount } from '../accounts/accountCommands.js';
 
 type Deps = Pick<CommandDeps, 'eventStore' | 'config'>;
+
+/** A project's current state, folded from its stream. */
+export async function loadProject(deps: Pick<CommandDeps, 'eventStore'>, projectId: string) {
+  return fold(projectDecider, await deps.eventStore.readStream(streams.project(projectId)));
+}
 
 export function executeProjectCommand(deps: Pick<CommandDeps, 'eventStore'>, command: ProjectCommand, context: CommandContext) {
   return handleCommand(deps.eventStore, streams.project(command.projectId), projectDecider, command, context);
@@ -83,18 +88,15 @@ export async function issueInboundToken(deps: Pick<CommandDeps, 'eventStore'>, a
 
 export async function revokeInboundToken(deps: Pick<CommandDeps, 'eventStore'>, tokenHash: string, expected: { accountId: string; projectId: string | null }, context: CommandContext) {
   const stream = streams.inboundToken(tokenHash);
-  const state = inboundTokenState(await deps.eventStore.readStream(stream));
+  const events = await deps.eventStore.readStream(stream);
+  const state = inboundTokenState(events);
   if (!state.tokenId || state.accountId !== expected.accountId || state.projectId !== expected.projectId) throw notFound('Inbound token not found');
   if (state.revoked) return { position: null };
-  const { position } = await handleCommand(
+  const position = await appendIfUnchanged(
     deps.eventStore,
     stream,
-    {
-      initialState: () => null,
-      evolve: () => null,
-      decide: () => ({ events: [{ type: 'InboundTokenRevoked', data: { accountId: expected.accountId, projectId: state.projectId, tokenId: state.tokenId!, tokenHash } }], result: null }),
-    },
-    null,
+    [{ type: 'InboundTokenRevoked', data: { accountId: expected.accountId, projectId: state.projectId, tokenId: state.tokenId, tokenHash } }],
+    events.length - 1,
     context,
   );
   return { position };
