@@ -67,6 +67,20 @@ export function readStoreContract(t: Test, makeStore: () => Promise<ReadStore>) 
     t.equal(new Set(byRank).size, 25, 'ties on the sort field are broken by id');
   });
 
+  t.test('ranges and sets filter; a commit without a checkpoint leaves it alone', async (t) => {
+    const store = await makeStore();
+    t.teardown(() => store.close());
+    await store.commit([{ collection: 'queue', id: 'seed', doc: { id: 'seed', _position: 1, due: 0, part: 9, state: 'done' } }], { name: 'q', position: 7 });
+    const docs = Array.from({ length: 12 }, (_, i) => ({ collection: 'queue', id: `d${String(i).padStart(2, '0')}`, doc: { id: `d${String(i).padStart(2, '0')}`, _position: 1, due: i * 10, part: i % 3, state: 'pending' } }));
+    await store.commit(docs);
+    t.equal((await store.getCheckpoint('q'))?.position, 7);
+    const due = await store.find('queue', { where: { state: 'pending', due: { lte: 50 }, part: { in: [0, 2] } }, orderBy: { field: 'due', direction: 'asc' }, limit: 50 });
+    t.same(due.items.map((d) => d.id), ['d00', 'd02', 'd03', 'd05']);
+    t.equal(await store.count('queue', { due: { gt: 30, lt: 90 } }), 5);
+    t.equal(await store.count('queue', { part: { in: [] } }), 0, 'an empty set matches nothing');
+    t.equal((await store.findOne('queue', { due: { gte: 110 } }))?.id, 'd11');
+  });
+
   t.test('drop removes the collections and checkpoints', async (t) => {
     const store = await makeStore();
     t.teardown(() => store.close());

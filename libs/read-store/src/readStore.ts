@@ -1,6 +1,15 @@
-/** Equality filters on top-level or dotted fields: all that the query endpoints need. */
+/** Filters on top-level or dotted fields: equality, plus ranges and sets for work queues. */
 export type Scalar = string | number | boolean | null;
-export type Where = Record<string, Scalar>;
+export interface Condition {
+  lt?: number | string;
+  lte?: number | string;
+  gt?: number | string;
+  gte?: number | string;
+  in?: Scalar[];
+}
+export type Where = Record<string, Scalar | Condition>;
+
+export const isCondition = (value: Scalar | Condition): value is Condition => typeof value === 'object' && value !== null;
 
 export interface FindQuery {
   where: Where;
@@ -45,8 +54,8 @@ export interface ReadStore {
   find<T extends { id: string } = Document>(collection: string, query: FindQuery): Promise<Page<T>>;
   count(collection: string, where: Where): Promise<number>;
   getMany(collection: string, ids: string[]): Promise<Map<string, Document>>;
-  /** Applies every change, then moves the checkpoint. Safe to repeat after a crash. */
-  commit(changes: Change[], checkpoint: { name: string; position: number }): Promise<void>;
+  /** Applies every change, then moves the checkpoint (if given). Safe to repeat after a crash. */
+  commit(changes: Change[], checkpoint?: { name: string; position: number }): Promise<void>;
   getCheckpoint(name: string): Promise<Checkpoint | null>;
   /** Each entry is one index over the listed fields, in order. */
   ensureIndexes(collection: string, indexes: string[][]): Promise<void>;

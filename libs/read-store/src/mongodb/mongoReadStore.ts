@@ -1,5 +1,5 @@
 import { MongoClient, type AnyBulkWriteOperation, type Db, type Filter, type Sort } from 'mongodb';
-import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, pick, type Document, type ReadStore, type Where } from '../readStore.js';
+import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, isCondition, pick, type Condition, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
 
 type MongoDoc = Omit<Document, 'id'> & { _id: string };
 const toDoc = (raw: MongoDoc | null): Document | null => {
@@ -8,8 +8,14 @@ const toDoc = (raw: MongoDoc | null): Document | null => {
   return { id: _id, ...rest } as Document;
 };
 const fieldOf = (field: string) => (field === 'id' ? '_id' : assertField(field));
+const conditionOf = (value: Scalar | Condition) => {
+  if (!isCondition(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const op of ['lt', 'lte', 'gt', 'gte', 'in'] as const) if (value[op] !== undefined) out[`$${op}`] = value[op];
+  return out;
+};
 const filterOf = (where: Where): Filter<MongoDoc> =>
-  Object.fromEntries(Object.entries(where).map(([field, value]) => [fieldOf(field), value])) as Filter<MongoDoc>;
+  Object.fromEntries(Object.entries(where).map(([field, value]) => [fieldOf(field), conditionOf(value)])) as Filter<MongoDoc>;
 
 /**
  * Read models in MongoDB, one collection per read model. Uses only single-document writes and
@@ -71,7 +77,7 @@ function bind(client: MongoClient, db: Db, prefix: string, ownsClient: boolean):
         byCollection.set(change.collection, ops);
       }
       for (const [name, ops] of byCollection) await collection(name).bulkWrite(ops, { ordered: true });
-      await checkpoints.updateOne(
+      if (checkpoint) await checkpoints.updateOne(
         { _id: checkpoint.name },
         { $set: { position: checkpoint.position, updatedAt: new Date().toISOString() } },
         { upsert: true },

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, pick, type Change, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
+import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, isCondition, pick, type Change, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
 
 /**
  * Read models as JSON documents in SQLite, one table per collection. Queried fields are read
@@ -34,7 +34,18 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
     const params: unknown[] = [];
     for (const [field, value] of Object.entries(where)) {
       if (value === null) clauses.push(`${expr(field)} IS NULL`);
-      else {
+      else if (isCondition(value)) {
+        for (const [op, sql] of [['lt', '<'], ['lte', '<='], ['gt', '>'], ['gte', '>=']] as const) {
+          const bound = value[op];
+          if (bound === undefined) continue;
+          clauses.push(`${expr(field)} ${sql} ?`);
+          params.push(bound);
+        }
+        if (value.in) {
+          clauses.push(value.in.length ? `${expr(field)} IN (${value.in.map(() => '?').join(', ')})` : '0 = 1');
+          params.push(...value.in.map(param));
+        }
+      } else {
         clauses.push(`${expr(field)} = ?`);
         params.push(param(value));
       }
@@ -52,13 +63,13 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
   };
   const parse = <T>(row: { doc: string } | undefined) => (row ? (JSON.parse(row.doc) as T) : null);
 
-  const commit = db.transaction((changes: Change[], checkpoint: { name: string; position: number }) => {
+  const commit = db.transaction((changes: Change[], checkpoint?: { name: string; position: number }) => {
     for (const change of changes) {
       const name = table(change.collection);
       if (change.doc) prepare(`INSERT INTO "${name}" (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(change.id, JSON.stringify(change.doc));
       else prepare(`DELETE FROM "${name}" WHERE id = ?`).run(change.id);
     }
-    prepare(`INSERT INTO "${checkpoints}" (name, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`).run(
+    if (checkpoint) prepare(`INSERT INTO "${checkpoints}" (name, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`).run(
       checkpoint.name,
       checkpoint.position,
       new Date().toISOString(),
