@@ -7,7 +7,7 @@ import { createAccount, createProject, issueInboundToken, issueIntegrationToken,
 import { createEmbeddedServer } from '@feedback/embedded';
 import type { InboundAction, IntegrationScope } from '@feedback/events';
 import { createLogger, loadConfig, type Config } from '@feedback/platform';
-import { openEventStore, openReadStore } from '@feedback/runtime';
+import { openEventStore, openReadStore, openRelayStore } from '@feedback/runtime';
 
 export interface Response<T = any> {
   status: number;
@@ -24,7 +24,7 @@ export interface TestServer {
   /** A workspace with an owner, a project and a token with every scope (what the CLI does). */
   workspace(options?: { domain?: string; scopes?: IntegrationScope[] }): Promise<Workspace>;
   operator: { actor: { type: 'operator'; id: string }; correlationId: string };
-  deps: { eventStore: ReturnType<typeof openEventStore>; readStore: Awaited<ReturnType<typeof openReadStore>> };
+  deps: { eventStore: ReturnType<typeof openEventStore>; readStore: Awaited<ReturnType<typeof openReadStore>>; relayStore: Awaited<ReturnType<typeof openRelayStore>> };
 }
 
 export interface Workspace {
@@ -49,19 +49,21 @@ export async function startServer(t: Test, env: Record<string, string> = {}): Pr
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config);
-  const server = await createEmbeddedServer(config, logger, eventStore, readStore);
+  const relayStore = await openRelayStore(config);
+  const server = await createEmbeddedServer(config, logger, { eventStore, readStore, relayStore });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const appUrl = `http://127.0.0.1:${port}`;
   t.teardown(async () => {
     await server.close();
+    await relayStore.close();
     await readStore.close();
     await eventStore.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
   const operator = { actor: { type: 'operator' as const, id: 'test' }, correlationId: ulid() };
-  const deps = { eventStore, readStore };
+  const deps = { eventStore, readStore, relayStore };
   const catchUp = () => server.projector.catchUp();
 
   const call: TestServer['call'] = async (method, path, options = {}) => {

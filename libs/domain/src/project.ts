@@ -43,7 +43,10 @@ export type ProjectCommand =
   | { type: 'RemoveClient'; projectId: string; email: string }
   | ({ type: 'CreateWebhook'; projectId: string } & Webhook)
   | { type: 'UpdateWebhook'; projectId: string; webhookId: string; changes: WebhookChanges }
-  | { type: 'DeleteWebhook'; projectId: string; webhookId: string };
+  | { type: 'DeleteWebhook'; projectId: string; webhookId: string }
+  | { type: 'DisableWebhookByReceiver'; projectId: string; webhookId: string; deliveryId: string; statusCode: number }
+  | { type: 'RequestDeliveryRetry'; projectId: string; webhookId: string; deliveryId: string }
+  | { type: 'RequestWebhookReplay'; projectId: string; webhookId: string; from: string; to: string };
 
 export interface ProjectResult {
   client?: Client;
@@ -110,6 +113,11 @@ export function evolveProject(state: ProjectState, event: FeedbackEvent): Projec
     case 'WebhookDeleted':
       state.webhooks.delete(event.data.webhookId);
       return state;
+    case 'WebhookDisabledByReceiver': {
+      const webhook = state.webhooks.get(event.data.webhookId);
+      if (webhook) webhook.enabled = false;
+      return state;
+    }
     default:
       return state;
   }
@@ -177,6 +185,23 @@ export function decideProject(command: ProjectCommand, state: ProjectState): { e
     case 'DeleteWebhook':
       if (!state.webhooks.has(command.webhookId)) throw notFound('Webhook not found');
       return { events: [{ type: 'WebhookDeleted', data: { projectId, webhookId: command.webhookId } }], result: {} };
+    case 'DisableWebhookByReceiver': {
+      const webhook = state.webhooks.get(command.webhookId);
+      // Deleted or already off: the 410 changes nothing.
+      if (!webhook || !webhook.enabled) return { events: [], result: {} };
+      const { type: _t, ...data } = command;
+      return { events: [{ type: 'WebhookDisabledByReceiver', data }], result: {} };
+    }
+    case 'RequestDeliveryRetry': {
+      if (!state.webhooks.has(command.webhookId)) throw notFound('Webhook not found');
+      const { type: _t, ...data } = command;
+      return { events: [{ type: 'WebhookDeliveryRetryRequested', data }], result: {} };
+    }
+    case 'RequestWebhookReplay': {
+      if (!state.webhooks.has(command.webhookId)) throw notFound('Webhook not found');
+      const { type: _t, ...data } = command;
+      return { events: [{ type: 'WebhookReplayRequested', data }], result: {} };
+    }
   }
 }
 

@@ -44,6 +44,22 @@ export const WebhookUpdated = z.object({
   enabled: z.boolean().optional(),
 });
 export const WebhookDeleted = z.object({ projectId: z.string(), webhookId: z.string() });
+/** The relay got 410 Gone from the endpoint: the receiver asked never to be called again. */
+export const WebhookDisabledByReceiver = z.object({
+  projectId: z.string(),
+  webhookId: z.string(),
+  deliveryId: z.string(),
+  statusCode: z.number().int(),
+});
+/** Someone asked the relay to send one delivery again (it keeps its webhook-id). */
+export const WebhookDeliveryRetryRequested = z.object({ projectId: z.string(), webhookId: z.string(), deliveryId: z.string() });
+/** Someone asked the relay to send again every delivery of a webhook whose event happened in [from, to]. */
+export const WebhookReplayRequested = z.object({
+  projectId: z.string(),
+  webhookId: z.string(),
+  from: z.iso.datetime({ offset: true }),
+  to: z.iso.datetime({ offset: true }),
+});
 
 // Stream inboundToken-{tokenHash}
 export const InboundTokenIssued = z.object({

@@ -2,6 +2,24 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+/** "5s,30s,2m,1h" as milliseconds. */
+const durations = (fallback: string) => z
+  .string()
+  .default(fallback)
+  .transform((value, ctx) => {
+    const out: number[] = [];
+    for (const part of value.split(',')) {
+      const match = part.trim().match(/^(\d+)(ms|s|min|m|h)$/);
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: `"${part.trim()}" is not a duration like 500ms, 5s, 2m or 1h` });
+        return z.NEVER;
+      }
+      out.push(Number(match[1]) * units[match[2]!]!);
+    }
+    return out;
+  });
+
 /** Every setting comes from the environment and is checked once, at start-up. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -22,6 +40,17 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** Waits between delivery attempts; after the last one a delivery is dead-lettered. */
+  WEBHOOK_RETRY_SCHEDULE: durations('5s,30s,2m,10m,30m,1h,3h,6h'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(120_000).default(10_000),
+  /** Deliveries in flight at once per relay instance. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** How the relay receives the log: straight from the event store, or over Kafka. */
+  BUS: z.enum(['embedded', 'kafka']).default('embedded'),
+  KAFKA_BROKERS: z.string().optional().transform((v) => (v ? v.split(',').map((b) => b.trim()).filter(Boolean) : undefined)),
+  KAFKA_TOPIC: z.string().regex(/^[A-Za-z0-9._-]+$/).default('feedback.events'),
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
+  KAFKA_CLIENT_ID: z.string().default('feedback-service'),
   /** Events the projector applies per read-store commit at most. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -39,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   if (config.EVENT_STORE === 'kurrentdb' && !config.KURRENTDB_URL) throw new ConfigError('Invalid configuration:\n  KURRENTDB_URL: required when EVENT_STORE=kurrentdb');
+  if (config.BUS === 'kafka' && !config.KAFKA_BROKERS?.length) throw new ConfigError('Invalid configuration:\n  KAFKA_BROKERS: required when BUS=kafka');
   if (config.READ_STORE === 'mongodb' && !config.MONGODB_URL) throw new ConfigError('Invalid configuration:\n  MONGODB_URL: required when READ_STORE=mongodb');
   return config;
 }

@@ -19,3 +19,12 @@ export async function openBaseReadStore(config: Config): Promise<ReadStore> {
 export async function openReadStore(config: Config): Promise<ReadStore> {
   return followActiveGeneration(await openBaseReadStore(config));
 }
+
+/**
+ * The webhook relay's store: its state and its deliveries. Not a projection, so a rebuild never
+ * touches it; the query API lists deliveries from it.
+ */
+export async function openRelayStore(config: Config): Promise<ReadStore> {
+  if (config.READ_STORE === 'mongodb') return getMongoReadStore({ url: config.MONGODB_URL!, database: config.MONGODB_DATABASE, prefix: 'relay' });
+  return getSqliteReadStore({ path: join(config.DATA_DIR, 'relay.sqlite'), prefix: 'relay' });
+}

@@ -7,6 +7,8 @@ export interface HealthSources {
   eventStore?: Pick<EventStore, 'headPosition'>;
   readStore?: ReadStore;
   checkpointName?: string;
+  /** Further parts of the service: each says null when healthy, else what is wrong. */
+  components?: Record<string, () => string | null>;
 }
 
 /** GET /health: 200 when every backend this process uses answers, 503 naming what is down. */
@@ -33,6 +35,11 @@ export function healthRoute(app: HttpApp, sources: HealthSources) {
         ok = false;
         checks.readStore = { status: 'down', error: (error as Error).message };
       }
+    }
+    for (const [name, problem] of Object.entries(sources.components ?? {})) {
+      const wrong = problem();
+      if (wrong) ok = false;
+      checks[name] = wrong ? { status: 'down', error: wrong } : { status: 'up' };
     }
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', service: sources.service, checks });
   });

@@ -8,6 +8,7 @@ import { idempotency } from './idempotency.js';
 import { inboundActionRoute } from './inbound/inboundActionRoute.js';
 import { memberRoutes } from './members/memberRoutes.js';
 import { projectRoutes } from './projects/projectRoutes.js';
+import { deliveryRoutes } from './webhooks/deliveryRoutes.js';
 
 export const API_PREFIX = '/api/external';
 
@@ -24,6 +25,7 @@ export async function registerCommandApi(app: HttpApp, deps: CommandDeps) {
         clientRoutes(routes, deps);
         commentRoutes(routes, deps);
         projectRoutes(routes, deps);
+        deliveryRoutes(routes, deps);
       },
       { prefix: API_PREFIX },
     );

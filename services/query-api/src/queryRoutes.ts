@@ -13,6 +13,7 @@ import {
 } from '@feedback/projector';
 import type { Where } from '@feedback/read-store';
 import type { QueryDeps } from './deps.js';
+import { deliveryRoutes } from './deliveryRoutes.js';
 import { Pagination } from './pagination.js';
 import { readModelTokenDirectory } from './tokenDirectory.js';
 
@@ -36,6 +37,7 @@ const clientView = (c: ClientDoc) => ({ email: c.email, name: c.name, approved: 
 export function queryRoutes(app: HttpApp, deps: QueryDeps) {
   authenticateRoutes(app, readModelTokenDirectory(deps.readStore));
   const { readStore } = deps;
+  deliveryRoutes(app, deps);
 
   app.get('/members', { schema: { querystring: z.object({ domainId: z.string().min(1).optional() }) }, config: { scope: 'read' } }, async (request) => {
     const principal = request.principal!;

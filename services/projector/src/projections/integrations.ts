@@ -68,7 +68,7 @@ export interface WebhookDoc {
 export const webhooksProjection = defineProjection<WebhookDoc>({
   collection: 'webhooks',
   indexes: [['projectId', 'createdAt']],
-  handles: ['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted'],
+  handles: ['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted', 'WebhookDisabledByReceiver'],
   documentId: (event) => ('webhookId' in event.data ? event.data.webhookId : null),
   evolve(doc, event) {
     switch (event.type) {
@@ -92,6 +92,8 @@ export const webhooksProjection = defineProjection<WebhookDoc>({
       }
       case 'WebhookDeleted':
         return null;
+      case 'WebhookDisabledByReceiver':
+        return doc && { ...doc, enabled: false, disabledReason: `endpoint answered ${event.data.statusCode}`, updatedAt: event.occurredAt };
       default:
         return doc;
     }

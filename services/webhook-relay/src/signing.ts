@@ -1,0 +1,12 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`, keyed with the
+ * base64 part of the `whsec_` secret.
+ */
+export function signatureHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
+  const timestamp = Math.floor(now / 1000).toString();
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+}
