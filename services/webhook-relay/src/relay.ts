@@ -56,7 +56,13 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
     async start() {
       await store.ensureIndexes(DELIVERIES, deliveryIndexes);
       dispatcher.start();
-      await bus.start({ handle, assigned: (partitions) => dispatcher.own(partitions) });
+      await bus.start({
+        handle,
+        assigned(partitions) {
+          logger.info({ partitions }, 'partitions assigned');
+          dispatcher.own(partitions);
+        },
+      });
       logger.info('webhook relay started');
     },
     async stop() {
