@@ -8,6 +8,19 @@ FERRETDB_VERSION=1.24.2
 KAFKA_VERSION=3.9.1
 mkdir -p "$CACHE/bin"
 
+# The toolchains these builds need come from the machine's package manager when missing.
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || return 1
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then command -v sudo >/dev/null 2>&1 && sudo="sudo -n" || return 1; fi
+  echo "installing $* with apt-get" >&2
+  $sudo apt-get update -qq >/dev/null 2>&1 || true
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+command -v java >/dev/null 2>&1 || apt_install default-jre-headless || echo "could not install java" >&2
+command -v mvn >/dev/null 2>&1 || apt_install maven || echo "could not install maven" >&2
+command -v go >/dev/null 2>&1 || apt_install golang-go || echo "could not install go" >&2
+
 if [ ! -x "$CACHE/bin/ferretdb" ] || ! "$CACHE/bin/ferretdb" --version 2>/dev/null | grep -q "v$FERRETDB_VERSION"; then
   if command -v go >/dev/null 2>&1; then
     echo "building FerretDB v$FERRETDB_VERSION into $CACHE/bin" >&2
