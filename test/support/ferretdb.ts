@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from './ports.js';
+import { freePort, waitForPort } from './ports.js';
 
 export interface RunningMongo {
   url: string;
@@ -27,18 +26,7 @@ export async function startMongo(): Promise<RunningMongo | { skip: string }> {
     [`--listen-addr=127.0.0.1:${port}`, '--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`, '--telemetry=disable', '--log-level=error', `--debug-addr=127.0.0.1:${await freePort()}`],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  await waitFor(
-    () =>
-      new Promise((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(false));
-      }),
-    20_000,
-    'FerretDB to listen',
-  );
+  await waitForPort(port, 20_000, 'FerretDB to listen');
   return {
     url: `mongodb://127.0.0.1:${port}/`,
     async stop() {

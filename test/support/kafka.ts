@@ -1,11 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { freePort, waitFor } from './ports.js';
+import { freePort, waitFor, waitForPort } from './ports.js';
 
 export const KAFKA_VERSION = '3.9.1';
 const cache = process.env.FEEDBACK_TEST_SERVERS ?? join(homedir(), '.cache', 'feedback-test-servers');
@@ -57,18 +56,7 @@ export async function startKafka(): Promise<RunningKafka | { skip: string }> {
   if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr || format.stdout}`);
   const child: ChildProcess = spawn('java', [...java, 'kafka.Kafka', properties], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  await waitFor(
-    () =>
-      new Promise((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(false));
-      }),
-    60_000,
-    'Kafka to listen',
-  );
+  await waitForPort(port, 60_000, 'Kafka to listen');
   const brokers = [`127.0.0.1:${port}`];
   // Listening is not serving: wait until the broker answers metadata requests.
   const admin = new Kafka({ clientId: 'test-probe', brokers, logLevel: logLevel.NOTHING }).admin();

@@ -1,20 +1,12 @@
-import type { Attachment, CommentMetadata, CommentPriority, CommentStatus, StoredEvent, WebhookAuth, WebhookTrigger } from '@feedback/events';
-import { commentLink } from '@feedback/domain';
+import type { Attachment, CommentMetadata, CommentPriority, CommentStatus, StoredEvent } from '@feedback/events';
+import { commentLink, type Webhook } from '@feedback/domain';
 
 // The relay's own memory of the log: enough of each project and comment to write every
 // payload field. Built only from the events it consumed, never from the query read models,
 // so `previousStatus` is what the relay itself last saw.
 
-export interface RelayWebhook {
-  webhookId: string;
-  name: string;
-  event: WebhookTrigger;
-  url: string;
-  method: 'POST' | 'PUT';
-  auth: WebhookAuth;
-  enabled: boolean;
-  signingSecret: string;
-}
+/** A webhook as the command API recorded it, secret included: what a delivery needs. */
+export type RelayWebhook = Webhook;
 
 export type RelayProject = {
   id: string;
