@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type Actor, type FeedbackEvent } from '@feedback/events';
+import { eventsAppended } from '@feedback/platform';
 import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision } from './eventStore.js';
 
 /** Who asks, and the request it belongs to: stamped on every event the command causes. */
@@ -59,6 +60,7 @@ export function handleCommand<State, Command, Result>(
           events.map((event) => encodeEvent(event, metadata)),
           { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
         );
+        for (const event of events) eventsAppended.inc({ type: event.type });
         return { result, position: appended.lastPosition };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -90,5 +92,6 @@ export async function appendIfUnchanged(store: EventStore, stream: string, event
 async function appendAt(store: EventStore, stream: string, events: FeedbackEvent[], expectedRevision: ExpectedRevision, context: CommandContext): Promise<number> {
   const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
   const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision });
+  for (const event of events) eventsAppended.inc({ type: event.type });
   return appended.lastPosition;
 }

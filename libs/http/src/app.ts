@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ulid } from 'ulid';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { hashToken, type Logger } from '@feedback/platform';
+import { hashToken, httpRequests, metrics, type Logger } from '@feedback/platform';
 import { errorHandler } from './errors.js';
 
 export interface HttpAppOptions {
@@ -32,12 +32,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    httpRequests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   await app.register(rateLimit, {
     global: true,

@@ -51,6 +51,13 @@ export const ConfigSchema = z.object({
   KAFKA_TOPIC: z.string().regex(/^[A-Za-z0-9._-]+$/).default('feedback.events'),
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
   KAFKA_CLIENT_ID: z.string().default('feedback-service'),
+  /** The gateway: where writes go, and the query API instances reads are spread over. */
+  GATEWAY_COMMAND_URL: z.url().optional(),
+  GATEWAY_QUERY_URLS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : undefined))
+    .pipe(z.array(z.url()).optional()),
   /** Events the projector applies per read-store commit at most. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

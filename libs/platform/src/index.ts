@@ -2,3 +2,4 @@ export * from './config.js';
 export * from './logger.js';
 export * from './secrets.js';
 export * from './webhookTargets.js';
+export * from './metrics.js';

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@feedback/events';
 import type { EventStore, Subscription } from '@feedback/event-store';
 import type { Change, Document, ReadStore } from '@feedback/read-store';
-import type { Logger } from '@feedback/platform';
+import { projectionLagEvents, projectionLagSeconds, type Logger } from '@feedback/platform';
 import { batches } from './batches.js';
 import type { Projection } from './projections/index.js';
 
@@ -80,6 +80,8 @@ export function createProjector(options: ProjectorOptions): Projector {
     if (readStore.generation() !== generation) throw new GenerationSwitched();
     await readStore.commit([...dirty.values()], { name, position: last });
     position = last;
+    projectionLagSeconds.set(Math.max(0, Date.now() - Date.parse(events[events.length - 1]!.occurredAt)) / 1000);
+    projectionLagEvents.set(Math.max(0, (await eventStore.headPosition()) - last));
     options.onCommitted?.(last);
   }
 

@@ -27,6 +27,8 @@ export type Delivery = {
   /** Deliveries of one lane (one comment to one webhook) go out in log order. */
   lane: string;
   eventId: string;
+  /** The request that caused the event: logs of every attempt carry it. */
+  correlationId: string;
   eventType: WebhookTrigger;
   commentId: string;
   /** When the event happened: what a replay's time range selects on. */

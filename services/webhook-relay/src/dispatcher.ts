@@ -1,4 +1,4 @@
-import type { Logger } from '@feedback/platform';
+import { deliveries, type Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
 import { DELIVERIES, retryAfterMs, retryDelay, type Attempt, type Delivery } from './deliveries.js';
 import type { RelayProject } from './relayState.js';
@@ -106,11 +106,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (result.statusCode === 410) await options.onGone(delivery, 410);
     }
     await save(next);
+    deliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
+    logger.info({ correlationId: delivery.correlationId, deliveryId: delivery.id, webhookId: delivery.webhookId, status: next.status, statusCode: next.attempts.at(-1)?.statusCode ?? null }, 'delivery attempted');
     if (next.status !== 'pending') {
       options.onSettled?.(next);
       await releaseLane(delivery.lane, Date.now());
     }
-    logger.debug({ deliveryId: delivery.id, status: next.status, attempts: next.attempts.length }, 'delivery attempted');
   }
 
   function launch(delivery: Delivery) {

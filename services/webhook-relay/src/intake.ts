@@ -52,6 +52,7 @@ export function createIntake(store: ReadStore, dispatcher: Dispatcher) {
           partition: batch.partition,
           lane: laneOf(webhook.webhookId, comment.id),
           eventId: source.id,
+          correlationId: source.metadata.correlationId,
           eventType: payload.type,
           commentId: comment.id,
           eventAt: source.occurredAt,

@@ -1,9 +1,9 @@
 import { projectDecider } from '@feedback/domain';
 import { streams } from '@feedback/events';
 import { handleCommand, type EventStore } from '@feedback/event-store';
-import type { Config, Logger } from '@feedback/platform';
+import { relayLagEvents, type Config, type Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
-import type { EventBus } from './bus/eventBus.js';
+import type { BusBatch, EventBus } from './bus/eventBus.js';
 import { DELIVERIES, deliveryIndexes, type Delivery } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import { createIntake } from './intake.js';
@@ -49,7 +49,12 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
       );
     },
   });
-  const handle = createIntake(store, dispatcher);
+  const intake = createIntake(store, dispatcher);
+  const handle = async (batch: BusBatch) => {
+    await intake(batch);
+    const last = batch.commits.at(-1)?.events.at(-1)?.position ?? 0;
+    relayLagEvents.set(Math.max(0, (await eventStore.headPosition()) - last));
+  };
 
   return {
     dispatcher,

@@ -1,0 +1,31 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One registry per process, served at /metrics by every service. */
+export const metrics = new Registry();
+collectDefaultMetrics({ register: metrics });
+
+export const httpRequests = new Histogram({
+  name: 'feedback_http_request_duration_seconds',
+  help: 'HTTP requests by method, route and status, with their latency',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metrics],
+});
+
+export const eventsAppended = new Counter({
+  name: 'feedback_events_appended_total',
+  help: 'Events appended to the log by this process, by type',
+  labelNames: ['type'],
+  registers: [metrics],
+});
+
+export const projectionLagEvents = new Gauge({ name: 'feedback_projection_lag_events', help: 'Events in the log not yet in the read models', registers: [metrics] });
+export const projectionLagSeconds = new Gauge({ name: 'feedback_projection_lag_seconds', help: 'Time from append to visible of the last event applied', registers: [metrics] });
+
+export const deliveries = new Counter({
+  name: 'feedback_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome (delivered, retry, dead, cancelled)',
+  labelNames: ['outcome'],
+  registers: [metrics],
+});
+export const relayLagEvents = new Gauge({ name: 'feedback_relay_consumer_lag_events', help: 'Events in the log this relay has not consumed yet', registers: [metrics] });
