@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitForPort } from './ports.js';
+import { freePorts, waitForPort } from './ports.js';
 
 export interface RunningMongo {
   url: string;
@@ -20,10 +20,10 @@ export async function startMongo(): Promise<RunningMongo | { skip: string }> {
   if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, stop: async () => {} };
   if (!existsSync(ferretdbBinary)) return { skip: `no FerretDB binary at ${ferretdbBinary} (run test/servers/install.sh) and no MONGODB_URL` };
   const dir = mkdtempSync(join(tmpdir(), 'ferretdb-'));
-  const port = await freePort();
+  const [port, debugPort] = (await freePorts(2)) as [number, number];
   const child: ChildProcess = spawn(
     ferretdbBinary,
-    [`--listen-addr=127.0.0.1:${port}`, '--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`, '--telemetry=disable', '--log-level=error', `--debug-addr=127.0.0.1:${await freePort()}`],
+    [`--listen-addr=127.0.0.1:${port}`, '--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`, '--telemetry=disable', '--log-level=error', `--debug-addr=127.0.0.1:${debugPort}`],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   await waitForPort(port, 20_000, 'FerretDB to listen');

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { freePort, waitFor, waitForPort } from './ports.js';
+import { freePorts, waitFor, waitForPort } from './ports.js';
 
 export const KAFKA_VERSION = '3.9.1';
 const cache = process.env.FEEDBACK_TEST_SERVERS ?? join(homedir(), '.cache', 'feedback-test-servers');
@@ -24,8 +24,7 @@ export async function startKafka(): Promise<RunningKafka | { skip: string }> {
   if (!existsSync(join(kafkaDir, '.complete'))) return { skip: `no Kafka ${KAFKA_VERSION} jars in ${kafkaDir} (run test/servers/install.sh) and no KAFKA_BROKERS` };
   if (spawnSync('java', ['-version']).status !== 0) return { skip: 'no java on PATH to run the Kafka broker, and no KAFKA_BROKERS' };
   const dir = mkdtempSync(join(tmpdir(), 'kafka-'));
-  const port = await freePort();
-  const controllerPort = await freePort();
+  const [port, controllerPort] = (await freePorts(2)) as [number, number];
   const properties = join(dir, 'server.properties');
   writeFileSync(
     properties,

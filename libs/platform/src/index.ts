@@ -3,3 +3,4 @@ export * from './logger.js';
 export * from './secrets.js';
 export * from './webhookTargets.js';
 export * from './metrics.js';
+export * from './backoff.js';

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@feedback/events';
 import type { EventStore, Subscription } from '@feedback/event-store';
 import type { Change, Document, ReadStore } from '@feedback/read-store';
-import { projectionLagEvents, projectionLagSeconds, type Logger } from '@feedback/platform';
+import { backoffMs, projectionLagEvents, projectionLagSeconds, type Logger } from '@feedback/platform';
 import { batches } from './batches.js';
 import type { Projection } from './projections/index.js';
 
@@ -48,6 +48,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   let running: Promise<void> | null = null;
   let stopped = false;
   let error: Error | null = null;
+  let failures = 0;
 
   let generation = readStore.generation();
 
@@ -99,6 +100,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         for await (const batch of batches(subscription, batchSize)) {
           await apply(batch);
           error = null;
+          failures = 0;
           if (stopped) break;
         }
       } catch (caught) {
@@ -109,9 +111,10 @@ export function createProjector(options: ProjectorOptions): Projector {
           continue;
         }
         error = caught as Error;
-        logger.error({ err: caught, position }, 'projector failed; resuming from its checkpoint in 1 s');
+        const wait = backoffMs(++failures);
+        logger.error({ err: caught, position, retryInMs: wait }, 'projector failed; resuming from its checkpoint after a backoff');
         await subscription?.close();
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { EventStore } from '@feedback/event-store';
-import type { Logger } from '@feedback/platform';
+import { backoffMs, type Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
 import { commitsOf } from './commits.js';
 import type { BusHandlers, EventBus } from './eventBus.js';
@@ -17,6 +17,7 @@ export function createEmbeddedBus(options: { eventStore: EventStore; store: Read
   let running: Promise<void> | null = null;
   let commits: ReturnType<typeof commitsOf> | null = null;
   let error: string | null = null;
+  let failures = 0;
 
   async function run(handlers: BusHandlers) {
     while (!stopped) {
@@ -29,14 +30,16 @@ export function createEmbeddedBus(options: { eventStore: EventStore; store: Read
           const last = batch[batch.length - 1]!.events.at(-1)!.position;
           await store.commit([], { name: CHECKPOINT, position: last });
           error = null;
+          failures = 0;
           if (stopped) break;
         }
       } catch (caught) {
         if (stopped) break;
         error = (caught as Error).message;
-        logger.error({ err: caught }, 'relay intake failed; resuming from its checkpoint in 1 s');
+        const wait = backoffMs(++failures);
+        logger.error({ err: caught, retryInMs: wait }, 'relay intake failed; resuming from its checkpoint after a backoff');
         await commits?.close();
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
   }

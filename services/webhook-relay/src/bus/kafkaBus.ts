@@ -1,7 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
 import { decodeRecordedEvent, streamCategory, type StoredEvent } from '@feedback/events';
 import type { EventStore } from '@feedback/event-store';
-import type { Logger } from '@feedback/platform';
+import { backoffMs, type Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
 import { projectOf } from '../relayState.js';
 import { commitsOf } from './commits.js';
@@ -73,6 +73,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
   function startForwarding(): { stop(): Promise<void> } {
     let source: ReturnType<typeof commitsOf> | null = null;
     let stopped = false;
+    let failures = 0;
     const running = (async () => {
       while (!stopped) {
         try {
@@ -83,14 +84,17 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
             const messages = await Promise.all(commits.map(async (commit) => ({ key: await keyOf(commit), value: JSON.stringify(commit.events) })));
             await producer!.send({ topic, messages, acks: -1 });
             await options.store.commit([], { name: FORWARDER_CHECKPOINT, position: commits.at(-1)!.events.at(-1)!.position });
+            failures = 0;
+            problem = null;
             if (stopped) break;
           }
         } catch (error) {
           if (stopped) break;
           problem = `forwarder: ${(error as Error).message}`;
-          logger.error({ err: error }, 'forwarder failed; resuming from its checkpoint in 1 s');
+          const wait = backoffMs(++failures);
+          logger.error({ err: error, retryInMs: wait }, 'forwarder failed; resuming from its checkpoint after a backoff');
           await source?.close();
-          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }
     })();
