@@ -14,7 +14,6 @@ export interface DispatcherOptions {
   allowPrivateTargets: boolean;
   /** The endpoint answered 410 Gone: record that the webhook is now disabled. */
   onGone(delivery: Delivery, statusCode: number): Promise<void>;
-  onSettled?(delivery: Delivery): void;
 }
 
 export interface Dispatcher {
@@ -109,7 +108,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     deliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
     logger.info({ correlationId: delivery.correlationId, deliveryId: delivery.id, webhookId: delivery.webhookId, status: next.status, statusCode: next.attempts.at(-1)?.statusCode ?? null }, 'delivery attempted');
     if (next.status !== 'pending') {
-      options.onSettled?.(next);
       await releaseLane(delivery.lane, Date.now());
     }
   }

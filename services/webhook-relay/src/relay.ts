@@ -4,7 +4,7 @@ import { handleCommand, type EventStore } from '@feedback/event-store';
 import { relayLagEvents, type Config, type Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
 import type { BusBatch, EventBus } from './bus/eventBus.js';
-import { DELIVERIES, deliveryIndexes, type Delivery } from './deliveries.js';
+import { DELIVERIES, deliveryIndexes } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import { createIntake } from './intake.js';
 
@@ -24,7 +24,6 @@ export interface WebhookRelayOptions {
   eventStore: EventStore;
   config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>;
   logger: Logger;
-  onSettled?(delivery: Delivery): void;
 }
 
 /** The webhook relay: consumes the log from the bus, keeps its own state, sends deliveries. */
@@ -37,7 +36,6 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    onSettled: options.onSettled,
     async onGone(delivery, statusCode) {
       logger.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id }, 'endpoint answered 410 Gone; disabling the webhook');
       await handleCommand(
@@ -45,7 +43,7 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
         streams.project(delivery.projectId),
         projectDecider,
         { type: 'DisableWebhookByReceiver', projectId: delivery.projectId, webhookId: delivery.webhookId, deliveryId: delivery.id, statusCode },
-        { actor: { type: 'system', id: 'webhook-relay', name: 'Webhook relay' }, correlationId: delivery.id },
+        { actor: { type: 'system', id: 'webhook-relay', name: 'Webhook relay' }, correlationId: delivery.correlationId },
       );
     },
   });
