@@ -52,16 +52,9 @@ export function handleCommand<State, Command, Result>(
       for (const event of recorded) state = aggregate.evolve(state, event);
       const { events, result } = aggregate.decide(command, state);
       if (events.length === 0) return { result, position: null };
-      const causationId = randomUUID();
-      const metadata = { actor: context.actor, correlationId: context.correlationId, causationId };
       try {
-        const appended = await store.appendToStream(
-          stream,
-          events.map((event) => encodeEvent(event, metadata)),
-          { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
-        );
-        for (const event of events) eventsAppended.inc({ type: event.type });
-        return { result, position: appended.lastPosition };
+        const position = await appendAt(store, stream, events, recorded.length === 0 ? 'no_stream' : recorded.length - 1, context);
+        return { result, position };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
@@ -89,6 +82,7 @@ export async function appendIfUnchanged(store: EventStore, stream: string, event
   }
 }
 
+/** Every append of a command goes through here: one causation id for the events of one append. */
 async function appendAt(store: EventStore, stream: string, events: FeedbackEvent[], expectedRevision: ExpectedRevision, context: CommandContext): Promise<number> {
   const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
   const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision });

@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/** "a, b,c" as ["a", "b", "c"]; absent stays absent. */
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.split(',').map((item) => item.trim()).filter(Boolean) : undefined));
+
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 /** "5s,30s,2m,1h" as milliseconds. */
 const durations = (fallback: string) => z
@@ -47,17 +53,13 @@ export const ConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How the relay receives the log: straight from the event store, or over Kafka. */
   BUS: z.enum(['embedded', 'kafka']).default('embedded'),
-  KAFKA_BROKERS: z.string().optional().transform((v) => (v ? v.split(',').map((b) => b.trim()).filter(Boolean) : undefined)),
+  KAFKA_BROKERS: commaList,
   KAFKA_TOPIC: z.string().regex(/^[A-Za-z0-9._-]+$/).default('feedback.events'),
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
   KAFKA_CLIENT_ID: z.string().default('feedback-service'),
   /** The gateway: where writes go, and the query API instances reads are spread over. */
   GATEWAY_COMMAND_URL: z.url().optional(),
-  GATEWAY_QUERY_URLS: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : undefined))
-    .pipe(z.array(z.url()).optional()),
+  GATEWAY_QUERY_URLS: commaList.pipe(z.array(z.url()).optional()),
   /** Events the projector applies per read-store commit at most. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

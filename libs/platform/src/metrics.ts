@@ -19,7 +19,28 @@ export const eventsAppended = new Counter({
   registers: [metrics],
 });
 
-export const projectionLagEvents = new Gauge({ name: 'feedback_projection_lag_events', help: 'Events in the log not yet in the read models', registers: [metrics] });
+/**
+ * A gauge computed when /metrics is scraped, so that measuring it (a read of the log's head)
+ * stays off the hot path. The service says how to measure it.
+ */
+function gaugeOnScrape(name: string, help: string) {
+  let measure: (() => Promise<number>) | null = null;
+  new Gauge({
+    name,
+    help,
+    registers: [metrics],
+    async collect() {
+      if (measure) this.set(await measure().catch(() => Number.NaN));
+    },
+  });
+  return {
+    measureWith(source: () => Promise<number>) {
+      measure = source;
+    },
+  };
+}
+
+export const projectionLagEvents = gaugeOnScrape('feedback_projection_lag_events', 'Events in the log not yet in the read models');
 export const projectionLagSeconds = new Gauge({ name: 'feedback_projection_lag_seconds', help: 'Time from append to visible of the last event applied', registers: [metrics] });
 
 export const deliveries = new Counter({
@@ -28,4 +49,4 @@ export const deliveries = new Counter({
   labelNames: ['outcome'],
   registers: [metrics],
 });
-export const relayLagEvents = new Gauge({ name: 'feedback_relay_consumer_lag_events', help: 'Events in the log this relay has not consumed yet', registers: [metrics] });
+export const relayLagEvents = gaugeOnScrape('feedback_relay_consumer_lag_events', 'Events in the log after the last one this relay consumed');

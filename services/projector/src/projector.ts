@@ -82,7 +82,6 @@ export function createProjector(options: ProjectorOptions): Projector {
     await readStore.commit([...dirty.values()], { name, position: last });
     position = last;
     projectionLagSeconds.set(Math.max(0, Date.now() - Date.parse(events[events.length - 1]!.occurredAt)) / 1000);
-    projectionLagEvents.set(Math.max(0, (await eventStore.headPosition()) - last));
     options.onCommitted?.(last);
   }
 
@@ -123,6 +122,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     async start() {
       await prepare();
       logger.info({ checkpoint: position }, 'projector started');
+      projectionLagEvents.measureWith(async () => Math.max(0, (await eventStore.headPosition()) - position));
       running = run();
     },
     async catchUp() {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WebhookTrigger } from '@feedback/events';
+import type { Where } from '@feedback/read-store';
 
 /** One attempt to hand a delivery to its endpoint. */
 export interface Attempt {
@@ -51,6 +52,11 @@ export const deliveryIndexes = [['status', 'partition', 'nextAttemptAt'], ['lane
 
 export function deliveryId(eventId: string, webhookId: string): string {
   return `msg_${createHash('sha256').update(`${eventId}:${webhookId}`).digest('base64url').slice(0, 27)}`;
+}
+
+/** The deliveries a replay of `webhookId` over [from, to] sends again: their events happened in the range. */
+export function replayed(webhookId: string, from: string, to: string): Where {
+  return { webhookId, eventAt: { gte: new Date(from).toISOString(), lte: new Date(to).toISOString() } };
 }
 
 export const laneOf = (webhookId: string, commentId: string) => `${webhookId}:${commentId}`;

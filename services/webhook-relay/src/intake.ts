@@ -1,7 +1,7 @@
 import { streamCategory, streamId, type StoredEvent } from '@feedback/events';
 import type { Change, ReadStore } from '@feedback/read-store';
 import type { BusBatch, Commit } from './bus/eventBus.js';
-import { DELIVERIES, deliveryId, laneOf, type Delivery } from './deliveries.js';
+import { DELIVERIES, deliveryId, laneOf, replayed, type Delivery } from './deliveries.js';
 import type { Dispatcher } from './dispatcher.js';
 import { commentPayload, replyPayload, statusUpdatePayload, type Payload } from './payloads.js';
 import { emptyProject, evolveComment, evolveProject, projectOf, type RelayComment, type RelayProject } from './relayState.js';
@@ -20,7 +20,6 @@ export function createIntake(store: ReadStore, dispatcher: Dispatcher) {
     for (const { events } of commits)
       for (const event of events) {
         if (streamCategory(event.stream) === 'comment') commentIds.add(streamId(event.stream));
-        if (event.type === 'CommentCreated') projectIds.add(event.data.projectId);
         const projectId = projectOf(event);
         if (projectId) projectIds.add(projectId);
       }
@@ -116,7 +115,7 @@ export function createIntake(store: ReadStore, dispatcher: Dispatcher) {
 
 async function deliveriesBetween(store: ReadStore, range: { webhookId: string; from: string; to: string }): Promise<string[]> {
   const ids: string[] = [];
-  const where = { webhookId: range.webhookId, eventAt: { gte: new Date(range.from).toISOString(), lte: new Date(range.to).toISOString() } };
+  const where = replayed(range.webhookId, range.from, range.to);
   let cursor: string | null = null;
   do {
     const page: { items: Delivery[]; nextCursor: string | null } = await store.find<Delivery>(DELIVERIES, { where, orderBy: { field: '_position', direction: 'asc' }, limit: 500, cursor });

@@ -48,16 +48,17 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
     },
   });
   const intake = createIntake(store, dispatcher);
+  let consumed = 0;
   const handle = async (batch: BusBatch) => {
     await intake(batch);
-    const last = batch.commits.at(-1)?.events.at(-1)?.position ?? 0;
-    relayLagEvents.set(Math.max(0, (await eventStore.headPosition()) - last));
+    consumed = Math.max(consumed, batch.commits.at(-1)?.events.at(-1)?.position ?? 0);
   };
 
   return {
     dispatcher,
     async start() {
       await store.ensureIndexes(DELIVERIES, deliveryIndexes);
+      relayLagEvents.measureWith(async () => Math.max(0, (await eventStore.headPosition()) - consumed));
       dispatcher.start();
       await bus.start({
         handle,

@@ -43,9 +43,10 @@ export const emptyProject = (projectId: string): RelayProject => ({
   webhooks: {},
 });
 
-/** The project id an event is about, for the events the relay keeps project state from. */
+/** The project an event names in its data: its Kafka key, and where the relay keeps its state. */
 export function projectOf(event: StoredEvent): string | null {
   switch (event.type) {
+    case 'CommentCreated':
     case 'ProjectCreated':
     case 'ProjectRenamed':
     case 'WebhookCreated':

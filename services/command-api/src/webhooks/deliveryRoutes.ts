@@ -3,7 +3,7 @@ import { projectDecider } from '@feedback/domain';
 import { streams } from '@feedback/events';
 import { handleCommand } from '@feedback/event-store';
 import { ApiError, resolveProject, type HttpApp } from '@feedback/http';
-import { DELIVERIES, type Delivery } from '@feedback/webhook-relay';
+import { DELIVERIES, replayed, type Delivery } from '@feedback/webhook-relay';
 import type { CommandDeps } from '../deps.js';
 import { commandContext } from '../http.js';
 
@@ -37,7 +37,7 @@ export function deliveryRoutes(app: HttpApp, deps: CommandDeps) {
     const project = await resolveProject(deps.readStore, principal.accountId, request.params.domainId);
     const command = { type: 'RequestWebhookReplay', projectId: project.projectId, webhookId, from, to } as const;
     await handleCommand(deps.eventStore, streams.project(project.projectId), projectDecider, command, context);
-    const deliveries = await deps.relayStore.count(DELIVERIES, { webhookId, eventAt: { gte: from, lte: to } });
+    const deliveries = await deps.relayStore.count(DELIVERIES, replayed(webhookId, from, to));
     return reply.status(202).send({ webhookId, from, to, deliveries });
   });
 }

@@ -1,11 +1,11 @@
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
 import { decodeRecordedEvent, streamCategory, type StoredEvent } from '@feedback/events';
 import type { EventStore } from '@feedback/event-store';
-import { backoffMs, type Logger } from '@feedback/platform';
+import type { Logger } from '@feedback/platform';
 import type { ReadStore } from '@feedback/read-store';
 import { projectOf } from '../relayState.js';
-import { commitsOf } from './commits.js';
 import type { BusHandlers, Commit, EventBus } from './eventBus.js';
+import { followLog, type LogFollower } from './followLog.js';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -46,13 +46,13 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
   let consumer: Consumer | null = null;
   let lease: Consumer | null = null;
   let producer: Producer | null = null;
-  let forwarding: { stop(): Promise<void> } | null = null;
-  let problem: string | null = null;
+  let forwarding: LogFollower | null = null;
+  let consumerProblem: string | null = null;
   const projectOfComment = new Map<string, string>();
 
   async function keyOf(commit: Commit): Promise<string> {
     for (const event of commit.events) {
-      const projectId = projectOf(event) ?? (event.type === 'CommentCreated' ? event.data.projectId : null);
+      const projectId = projectOf(event);
       if (projectId) {
         if (event.type === 'CommentCreated') projectOfComment.set(event.stream, projectId);
         return projectId;
@@ -70,41 +70,11 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
     return projectId;
   }
 
-  function startForwarding(): { stop(): Promise<void> } {
-    let source: ReturnType<typeof commitsOf> | null = null;
-    let stopped = false;
-    let failures = 0;
-    const running = (async () => {
-      while (!stopped) {
-        try {
-          const after = (await options.store.getCheckpoint(FORWARDER_CHECKPOINT))?.position ?? 0;
-          logger.info({ after }, 'forwarding the event log to Kafka');
-          source = commitsOf(options.eventStore, after);
-          for await (const commits of source) {
-            const messages = await Promise.all(commits.map(async (commit) => ({ key: await keyOf(commit), value: JSON.stringify(commit.events) })));
-            await producer!.send({ topic, messages, acks: -1 });
-            await options.store.commit([], { name: FORWARDER_CHECKPOINT, position: commits.at(-1)!.events.at(-1)!.position });
-            failures = 0;
-            problem = null;
-            if (stopped) break;
-          }
-        } catch (error) {
-          if (stopped) break;
-          problem = `forwarder: ${(error as Error).message}`;
-          const wait = backoffMs(++failures);
-          logger.error({ err: error, retryInMs: wait }, 'forwarder failed; resuming from its checkpoint after a backoff');
-          await source?.close();
-          await new Promise((resolve) => setTimeout(resolve, wait));
-        }
-      }
-    })();
-    return {
-      async stop() {
-        stopped = true;
-        await source?.close();
-        await running;
-      },
-    };
+  function startForwarding(): LogFollower {
+    return followLog({ eventStore: options.eventStore, store: options.store, checkpoint: FORWARDER_CHECKPOINT, logger, what: 'forwarder' }, async (commits) => {
+      const messages = await Promise.all(commits.map(async (commit) => ({ key: await keyOf(commit), value: JSON.stringify(commit.events) })));
+      await producer!.send({ topic, messages, acks: -1 });
+    });
   }
 
   async function ensureTopics() {
@@ -154,7 +124,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => handlers.assigned(payload.memberAssignment[topic] ?? []));
       consumer.on(consumer.events.REBALANCING, () => handlers.assigned([]));
       consumer.on(consumer.events.CRASH, ({ payload }) => {
-        problem = `consumer: ${payload.error.message}`;
+        consumerProblem = `consumer: ${payload.error.message}`;
       });
       await consumer.run({
         autoCommit: false,
@@ -170,7 +140,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
           const next = (BigInt(batch.lastOffset()) + 1n).toString();
           await consumer!.commitOffsets([{ topic, partition: batch.partition, offset: next }]);
           await heartbeat();
-          problem = null;
+          consumerProblem = null;
         },
       });
     },
@@ -181,6 +151,6 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
       await lease?.disconnect();
       await producer?.disconnect();
     },
-    problem: () => problem,
+    problem: () => consumerProblem ?? forwarding?.problem() ?? null,
   };
 }
