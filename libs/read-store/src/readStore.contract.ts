@@ -81,6 +81,21 @@ export function readStoreContract(t: Test, makeStore: () => Promise<ReadStore>) 
     t.equal((await store.findOne('queue', { due: { gte: 110 } }))?.id, 'd11');
   });
 
+  t.test('a checkpoint never moves back; writers racing on one new document and checkpoint all succeed', async (t) => {
+    const store = await makeStore();
+    t.teardown(() => store.close());
+    await store.commit([], { name: 'race', position: 9 });
+    await store.commit([], { name: 'race', position: 4 });
+    t.equal((await store.getCheckpoint('race'))?.position, 9, 'a writer behind another does not rewind it');
+    // Two projectors (a service and the CLI) catching up at once write the same documents.
+    await Promise.all(Array.from({ length: 8 }, (_, i) => store.commit(
+      [{ collection: 'raced', id: 'same', doc: { id: 'same', _position: 3 } }],
+      { name: 'fresh', position: 3 + (i % 2) },
+    )));
+    t.equal((await store.getCheckpoint('fresh'))?.position, 4);
+    t.equal((await store.get('raced', 'same'))?._position, 3);
+  });
+
   t.test('drop removes the collections and checkpoints', async (t) => {
     const store = await makeStore();
     t.teardown(() => store.close());

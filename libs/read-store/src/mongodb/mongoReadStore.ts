@@ -18,6 +18,21 @@ const filterOf = (where: Where): Filter<MongoDoc> =>
   Object.fromEntries(Object.entries(where).map(([field, value]) => [fieldOf(field), conditionOf(value)])) as Filter<MongoDoc>;
 
 /**
+ * Two upserts of one new _id racing (the projector and an operator's CLI catching up the same
+ * read models) can both try the insert; one fails with E11000. The document exists by then, so
+ * the same idempotent write, repeated, updates it.
+ */
+async function retryingDuplicateKey<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 11000 || attempt >= attempts) throw error;
+    }
+  }
+}
+
+/**
  * Read models in MongoDB, one collection per read model. Uses only single-document writes and
  * ordered bulk writes (no transactions, no change streams), so FerretDB serves it too: the
  * checkpoint is written after the documents, and documents carry their own position.
@@ -76,12 +91,12 @@ function bind(client: MongoClient, db: Db, prefix: string, ownsClient: boolean):
         } else ops.push({ deleteOne: { filter: { _id: change.id } } });
         byCollection.set(change.collection, ops);
       }
-      for (const [name, ops] of byCollection) await collection(name).bulkWrite(ops, { ordered: true });
-      if (checkpoint) await checkpoints.updateOne(
+      for (const [name, ops] of byCollection) await retryingDuplicateKey(() => collection(name).bulkWrite(ops, { ordered: true }));
+      if (checkpoint) await retryingDuplicateKey(() => checkpoints.updateOne(
         { _id: checkpoint.name },
-        { $set: { position: checkpoint.position, updatedAt: new Date().toISOString() } },
+        { $max: { position: checkpoint.position }, $set: { updatedAt: new Date().toISOString() } },
         { upsert: true },
-      );
+      ));
     },
     async getCheckpoint(name) {
       const row = await checkpoints.findOne({ _id: name });
@@ -101,7 +116,7 @@ function bind(client: MongoClient, db: Db, prefix: string, ownsClient: boolean):
       return (await meta.findOne({ _id: 'activeGeneration' }))?.value ?? null;
     },
     async setActiveGeneration(next) {
-      await meta.updateOne({ _id: 'activeGeneration' }, { $set: { value: next } }, { upsert: true });
+      await retryingDuplicateKey(() => meta.updateOne({ _id: 'activeGeneration' }, { $set: { value: next } }, { upsert: true }));
     },
     generation: () => prefix,
     async close() {

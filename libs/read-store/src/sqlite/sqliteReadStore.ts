@@ -69,7 +69,7 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
       if (change.doc) prepare(`INSERT INTO "${name}" (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(change.id, JSON.stringify(change.doc));
       else prepare(`DELETE FROM "${name}" WHERE id = ?`).run(change.id);
     }
-    if (checkpoint) prepare(`INSERT INTO "${checkpoints}" (name, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`).run(
+    if (checkpoint) prepare(`INSERT INTO "${checkpoints}" (name, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position), updated_at = excluded.updated_at`).run(
       checkpoint.name,
       checkpoint.position,
       new Date().toISOString(),
