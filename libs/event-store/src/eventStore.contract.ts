@@ -34,6 +34,34 @@ export function eventStoreContract(t: Test, makeStore: () => Promise<EventStore>
     t.ok(Date.parse(events[0]!.occurredAt) > 0);
   });
 
+  t.test('readStream from a revision returns the tail only', async (t) => {
+    const store = await makeStore();
+    t.teardown(() => store.close());
+    const stream = unique('comment');
+    await store.appendToStream(stream, [archived('a'), archived('b'), archived('c')], { expectedRevision: 'no_stream' });
+    t.same((await store.readStream(stream, { fromRevision: 1 })).map((e) => [e.revision, e.data]), [[1, { commentId: 'b' }], [2, { commentId: 'c' }]]);
+    t.same(await store.readStream(stream, { fromRevision: 3 }), [], 'nothing after the last event');
+    t.same(await store.readStream(unique('nothing'), { fromRevision: 2 }), []);
+  });
+
+  t.test('appends asked for at once all land; one that conflicts fails alone', async (t) => {
+    const store = await makeStore();
+    t.teardown(() => store.close());
+    const taken = unique('comment');
+    await store.appendToStream(taken, [archived('seed')], { expectedRevision: 'no_stream' });
+    const streamsAsked = Array.from({ length: 20 }, () => unique('comment'));
+    const results = await Promise.allSettled([
+      ...streamsAsked.map((stream, i) => store.appendToStream(stream, [archived(`n${i}`)], { expectedRevision: 'no_stream' })),
+      store.appendToStream(taken, [archived('late')], { expectedRevision: 'no_stream' }),
+    ]);
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 20);
+    t.type((results[20] as PromiseRejectedResult).reason, WrongExpectedRevisionError);
+    const positions = results.slice(0, 20).map((r) => (r as PromiseFulfilledResult<{ lastPosition: number }>).value.lastPosition);
+    t.equal(new Set(positions).size, 20, 'each append has its own position');
+    for (const stream of streamsAsked) t.equal((await store.readStream(stream)).length, 1);
+    t.equal((await store.readStream(taken)).length, 1, 'the conflicting append wrote nothing');
+  });
+
   t.test('a missing stream reads as empty', async (t) => {
     const store = await makeStore();
     t.teardown(() => store.close());

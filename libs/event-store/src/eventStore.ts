@@ -7,8 +7,12 @@ export interface EventStore {
    * Throws WrongExpectedRevisionError otherwise; nothing is written then.
    */
   appendToStream(stream: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** The stream's events oldest first; [] when the stream does not exist. */
-  readStream(stream: string): Promise<StoredEvent[]>;
+  /**
+   * The stream's events oldest first, from revision `fromRevision` (0 unless given); [] when
+   * the stream does not exist or has nothing from there. Loads only the tail of a long stream
+   * whose earlier state the caller already holds.
+   */
+  readStream(stream: string, options?: { fromRevision?: number }): Promise<StoredEvent[]>;
   /** Up to `limit` events of the whole log with a position greater than `after`, in order. */
   readAll(options: { after: number; limit: number }): Promise<StoredEvent[]>;
   /**

@@ -37,6 +37,32 @@ function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
+// The state each stream last folded to, per store: a command reads only the events after it.
+// A project's commentNumbers stream grows with every comment; without this, creating the
+// 100,000th comment would fold 100,000 events. Entries are only ever built from stored events,
+// so a stale one is merely behind: the tail read catches it up, and the expected revision
+// still guards the append.
+const CACHED_STREAMS = 10_000;
+type Folded = { aggregate: unknown; state: unknown; revision: number };
+const folded = new WeakMap<EventStore, Map<string, Folded>>();
+
+async function load<State>(store: EventStore, stream: string, aggregate: Aggregate<State, any, any>): Promise<{ state: State; revision: number }> {
+  let cache = folded.get(store);
+  if (!cache) folded.set(store, (cache = new Map()));
+  const hit = cache.get(stream);
+  const start = hit && hit.aggregate === aggregate ? hit : { aggregate, state: aggregate.initialState(), revision: -1 };
+  let state = start.state as State;
+  let revision = start.revision;
+  for (const event of await store.readStream(stream, { fromRevision: revision + 1 })) {
+    state = aggregate.evolve(state, event);
+    revision = event.revision;
+  }
+  cache.delete(stream);
+  cache.set(stream, { aggregate, state, revision });
+  if (cache.size > CACHED_STREAMS) cache.delete(cache.keys().next().value!);
+  return { state, revision };
+}
+
 /** Load the stream, decide, append at the revision that was read; on conflict, again. */
 export function handleCommand<State, Command, Result>(
   store: EventStore,
@@ -47,13 +73,11 @@ export function handleCommand<State, Command, Result>(
 ): Promise<HandledCommand<Result>> {
   return serialised(stream, async () => {
     for (let attempt = 1; ; attempt++) {
-      const recorded = await store.readStream(stream);
-      let state = aggregate.initialState();
-      for (const event of recorded) state = aggregate.evolve(state, event);
+      const { state, revision } = await load(store, stream, aggregate);
       const { events, result } = aggregate.decide(command, state);
       if (events.length === 0) return { result, position: null };
       try {
-        const position = await appendAt(store, stream, events, recorded.length === 0 ? 'no_stream' : recorded.length - 1, context);
+        const position = await appendAt(store, stream, events, revision === -1 ? 'no_stream' : revision, context);
         return { result, position };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;

@@ -42,6 +42,12 @@ function gaugeOnScrape(name: string, help: string) {
 
 export const projectionLagEvents = gaugeOnScrape('feedback_projection_lag_events', 'Events in the log not yet in the read models');
 export const projectionLagSeconds = new Gauge({ name: 'feedback_projection_lag_seconds', help: 'Time from append to visible of the last event applied', registers: [metrics] });
+export const projectionVisibleSeconds = new Histogram({
+  name: 'feedback_projection_visible_seconds',
+  help: 'Time from append to visible in the read models, per event applied',
+  buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metrics],
+});
 
 export const deliveries = new Counter({
   name: 'feedback_webhook_deliveries_total',

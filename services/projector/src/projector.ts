@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@feedback/events';
 import type { EventStore, Subscription } from '@feedback/event-store';
 import type { Change, Document, ReadStore } from '@feedback/read-store';
-import { backoffMs, projectionLagEvents, projectionLagSeconds, type Logger } from '@feedback/platform';
+import { backoffMs, projectionLagEvents, projectionLagSeconds, projectionVisibleSeconds, type Logger } from '@feedback/platform';
 import { batches } from './batches.js';
 import type { Projection } from './projections/index.js';
 
@@ -81,7 +81,9 @@ export function createProjector(options: ProjectorOptions): Projector {
     if (readStore.generation() !== generation) throw new GenerationSwitched();
     await readStore.commit([...dirty.values()], { name, position: last });
     position = last;
-    projectionLagSeconds.set(Math.max(0, Date.now() - Date.parse(events[events.length - 1]!.occurredAt)) / 1000);
+    const now = Date.now();
+    for (const event of events) projectionVisibleSeconds.observe(Math.max(0, now - Date.parse(event.occurredAt)) / 1000);
+    projectionLagSeconds.set(Math.max(0, now - Date.parse(events[events.length - 1]!.occurredAt)) / 1000);
     options.onCommitted?.(last);
   }
 

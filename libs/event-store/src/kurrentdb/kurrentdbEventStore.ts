@@ -103,10 +103,11 @@ export function getKurrentDBEventStore(options: { connectionString: string }): E
         throw error;
       }
     },
-    async readStream(stream) {
+    async readStream(stream, options) {
       const out: StoredEvent[] = [];
+      const fromRevision = options?.fromRevision ? BigInt(options.fromRevision) : START;
       try {
-        for await (const resolved of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+        for await (const resolved of client.readStream(stream, { fromRevision, direction: FORWARDS })) {
           const event = decode(resolved);
           if (event) out.push(event);
         }
