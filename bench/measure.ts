@@ -16,6 +16,8 @@ export interface ServiceUnderTest {
   url: string;
   /** Where the projector's /metrics are served. */
   projectorMetricsUrl: string;
+  /** Every /metrics that reports a projection or relay lag: measuring starts once all are 0. */
+  lagMetricsUrls: string[];
   token: string;
   inboundToken: string;
   domainId: string;
@@ -49,8 +51,22 @@ async function scrape(url: string): Promise<string> {
   return (await fetch(url)).text();
 }
 
+/** Waits until the projector and the relays have caught up with the log (a seeded log, a previous run). */
+export async function waitIdle(service: ServiceUnderTest) {
+  const started = Date.now();
+  await waitFor(async () => {
+    for (const url of service.lagMetricsUrls) {
+      const text = await scrape(url);
+      for (const match of text.matchAll(/^feedback_(?:projection|relay_consumer)_lag_events (\S+)$/gm)) if (Number(match[1]) !== 0) return false;
+    }
+    return true;
+  }, 900_000, 'the projector and the relays to catch up');
+  say(`${service.mode}: projector and relay caught up (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+
 /** Reads, writes (both consistencies), the projection lag under those writes. */
 export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, scratch: string): Promise<{ rows: HttpRow[]; lag: Results['projectionLag'][number] }> {
+  await waitIdle(service);
   const rows: HttpRow[] = [];
   const { url, mode } = service;
   const list = `/api/external/comments?domainId=${service.domainId}&limit=50`;
@@ -106,6 +122,7 @@ export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, s
 
 /** Comments written as fast as the service takes them; each goes to four webhooks on a receiver in its own process. */
 export async function measureWebhooks(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks'][number]> {
+  await waitIdle(service);
   const receiver = startNode('bench/receiver.ts', {});
   const { port } = JSON.parse(await receiver.firstLine) as { port: number };
   const api = async (method: string, path: string, body: unknown) => {

@@ -48,7 +48,7 @@ async function embedded(ceiling: Ceiling, scratch: string) {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/health`)).ok, 120_000, 'the embedded server');
-  const service: ServiceUnderTest = { mode: 'embedded', url, projectorMetricsUrl: `${url}/metrics`, token: seeded.token, inboundToken: seeded.inboundToken, domainId: seeded.bigProject.publicKey, bigIdsFile: seeded.bigIdsFile };
+  const service: ServiceUnderTest = { mode: 'embedded', url, projectorMetricsUrl: `${url}/metrics`, lagMetricsUrls: [`${url}/metrics`], token: seeded.token, inboundToken: seeded.inboundToken, domainId: seeded.bigProject.publicKey, bigIdsFile: seeded.bigIdsFile };
   const http = await measureHttp(service, ceiling, scratch);
   const webhooks = await measureWebhooks(service, scratch);
   await stop(server);

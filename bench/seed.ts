@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
 import { createAccount, createComment, createProject, executeCommentCommand, issueInboundToken } from '@feedback/command-api';
 import { commentNumbersDecider } from '@feedback/domain';
-import { commentStatuses, encodeEvent, streams } from '@feedback/events';
+import { commentStatuses, encodeEvent, streams, newId } from '@feedback/events';
 import { loadConfig } from '@feedback/platform';
 import { openEventStore } from '@feedback/runtime';
 
@@ -22,7 +21,7 @@ const perSmallProject = 100;
 const config = loadConfig();
 const eventStore = openEventStore(config);
 const deps = { eventStore };
-const context = { actor: { type: 'operator' as const, id: 'bench-seed' }, correlationId: ulid() };
+const context = { actor: { type: 'operator' as const, id: 'bench-seed' }, correlationId: newId() };
 
 /** Runs `work(i)` for i < count with at most `width` in flight: appends issued together share a commit. */
 async function pool(count: number, width: number, work: (i: number) => Promise<unknown>) {
@@ -48,7 +47,7 @@ const big = projects[0]!;
 const bigIds: string[] = [];
 let numbersState = commentNumbersDecider.initialState();
 for (let start = 0; start < bigProjectComments; start += 1_000) {
-  const chunk = Array.from({ length: Math.min(1_000, bigProjectComments - start) }, () => ulid());
+  const chunk = Array.from({ length: Math.min(1_000, bigProjectComments - start) }, () => newId());
   const events = chunk.map((commentId) => {
     const { events: [assigned] } = commentNumbersDecider.decide({ type: 'AssignCommentNumber', projectId: big.projectId, commentId }, numbersState);
     numbersState = commentNumbersDecider.evolve(numbersState, assigned!);

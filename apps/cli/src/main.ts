@@ -1,5 +1,5 @@
+import { newId } from '@feedback/events';
 import { parseArgs } from 'node:util';
-import { ulid } from 'ulid';
 import { DomainError } from '@feedback/domain';
 import { ConfigError, createLogger, loadConfig } from '@feedback/platform';
 import { createProjector, projections } from '@feedback/projector';
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config);
   try {
-    const context = { actor: { type: 'operator' as const, id: process.env.USER ?? 'operator' }, correlationId: ulid() };
+    const context = { actor: { type: 'operator' as const, id: process.env.USER ?? 'operator' }, correlationId: newId() };
     // The read models must know what the operator just did before the next command (or the
     // server) relies on them, whether or not a server is running: catch them up here.
     const projector = createProjector({ eventStore, readStore, projections, logger });

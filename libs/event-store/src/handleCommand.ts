@@ -22,20 +22,8 @@ export interface HandledCommand<Result> {
 }
 
 const MAX_ATTEMPTS = 50;
-
-// Commands on one stream from one process queue up instead of colliding; across processes
-// the expected revision still decides, and the loser retries on fresh state.
-const queues = new Map<string, Promise<unknown>>();
-function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.catch(() => undefined);
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return next;
-}
+/** Commands on one stream decided together and written in one append, at most. */
+const MAX_GROUP = 256;
 
 // The state each stream last folded to, per store: a command reads only the events after it.
 // A project's commentNumbers stream grows with every comment; without this, creating the
@@ -63,6 +51,22 @@ async function load<State>(store: EventStore, stream: string, aggregate: Aggrega
   return { state, revision };
 }
 
+interface Queued {
+  aggregate: Aggregate<any, any, any>;
+  command: unknown;
+  context: CommandContext;
+  resolve: (handled: HandledCommand<any>) => void;
+  reject: (error: unknown) => void;
+}
+
+// Commands on one stream from one process queue up instead of colliding. Those that arrive
+// while an append is in flight are decided together, each on the state the ones before it
+// left, and written in one append (each with its own actor, correlation and causation id):
+// a hundred comments created at once in one project take one append on its commentNumbers
+// stream, not a hundred appends one after the other. Across processes the expected revision
+// still decides, and the losing group retries on fresh state.
+const lanes = new WeakMap<EventStore, Map<string, Queued[]>>();
+
 /** Load the stream, decide, append at the revision that was read; on conflict, again. */
 export function handleCommand<State, Command, Result>(
   store: EventStore,
@@ -71,20 +75,67 @@ export function handleCommand<State, Command, Result>(
   command: Command,
   context: CommandContext,
 ): Promise<HandledCommand<Result>> {
-  return serialised(stream, async () => {
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await load(store, stream, aggregate);
-      const { events, result } = aggregate.decide(command, state);
-      if (events.length === 0) return { result, position: null };
-      try {
-        const position = await appendAt(store, stream, events, revision === -1 ? 'no_stream' : revision, context);
-        return { result, position };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+  let byStream = lanes.get(store);
+  if (!byStream) lanes.set(store, (byStream = new Map()));
+  const lane = byStream;
+  return new Promise((resolve, reject) => {
+    const queue = lane.get(stream);
+    const item: Queued = { aggregate, command, context, resolve, reject };
+    if (queue) return void queue.push(item);
+    const fresh = [item];
+    lane.set(stream, fresh);
+    void (async () => {
+      while (fresh.length > 0) {
+        const group = fresh.splice(0, MAX_GROUP);
+        await decideGroup(store, stream, group);
       }
-    }
+      lane.delete(stream);
+    })();
   });
+}
+
+async function decideGroup(store: EventStore, stream: string, group: Queued[]): Promise<void> {
+  const aggregate = group[0]!.aggregate;
+  for (let attempt = 1; ; attempt++) {
+    let outcomes: Array<{ events: FeedbackEvent[]; result: unknown } | { error: unknown }>;
+    let revision: number;
+    try {
+      const loaded = await load(store, stream, aggregate);
+      revision = loaded.revision;
+      // Later commands of the group see the events of earlier ones, on a copy: the cached
+      // state must only ever hold what is stored.
+      let state = group.length > 1 ? structuredClone(loaded.state) : loaded.state;
+      outcomes = group.map((item) => {
+        try {
+          const decided = item.aggregate.decide(item.command, state);
+          if (group.length > 1) for (const event of decided.events) state = item.aggregate.evolve(state, event);
+          return decided;
+        } catch (error) {
+          return { error };
+        }
+      });
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    const writes = outcomes.flatMap((outcome, i) => ('events' in outcome && outcome.events.length > 0 ? [{ events: outcome.events, context: group[i]!.context }] : []));
+    let position: number | null = null;
+    try {
+      if (writes.length > 0) position = await appendCommands(store, stream, writes, revision === -1 ? 'no_stream' : revision);
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        continue;
+      }
+      for (const item of group) item.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      if ('error' in outcome) group[i]!.reject(outcome.error);
+      else group[i]!.resolve({ result: outcome.result, position: outcome.events.length > 0 ? position : null });
+    });
+    return;
+  }
 }
 
 /** Append to a stream that must not exist yet (token streams, reservations). */
@@ -106,10 +157,17 @@ export async function appendIfUnchanged(store: EventStore, stream: string, event
   }
 }
 
-/** Every append of a command goes through here: one causation id for the events of one append. */
 async function appendAt(store: EventStore, stream: string, events: FeedbackEvent[], expectedRevision: ExpectedRevision, context: CommandContext): Promise<number> {
-  const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
-  const appended = await store.appendToStream(stream, events.map((event) => encodeEvent(event, metadata)), { expectedRevision });
-  for (const event of events) eventsAppended.inc({ type: event.type });
+  return appendCommands(store, stream, [{ events, context }], expectedRevision);
+}
+
+/** Every append goes through here: the events of one command share one causation id. */
+async function appendCommands(store: EventStore, stream: string, commands: Array<{ events: FeedbackEvent[]; context: CommandContext }>, expectedRevision: ExpectedRevision): Promise<number> {
+  const encoded = commands.flatMap(({ events, context }) => {
+    const metadata = { actor: context.actor, correlationId: context.correlationId, causationId: randomUUID() };
+    return events.map((event) => encodeEvent(event, metadata));
+  });
+  const appended = await store.appendToStream(stream, encoded, { expectedRevision });
+  for (const { events } of commands) for (const event of events) eventsAppended.inc({ type: event.type });
   return appended.lastPosition;
 }

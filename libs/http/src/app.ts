@@ -1,6 +1,6 @@
+import { newId } from '@feedback/events';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { ulid } from 'ulid';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hashToken, httpRequests, metrics, type Logger } from '@feedback/platform';
 import { errorHandler } from './errors.js';
@@ -23,7 +23,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     bodyLimit: options.bodyLimit,
     genReqId: (request) => {
       const given = request.headers['x-correlation-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : ulid();
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : newId();
     },
     // One line per request is logged in onResponse below, with the correlation id as its label.
     logController: new LogController({ requestIdLogLabel: 'correlationId', disableRequestLogging: true }),

@@ -58,7 +58,7 @@ export function createWebhookRelay(options: WebhookRelayOptions): WebhookRelay {
     dispatcher,
     async start() {
       await store.ensureIndexes(DELIVERIES, deliveryIndexes);
-      relayLagEvents.measureWith(async () => Math.max(0, (await eventStore.headPosition()) - consumed));
+      relayLagEvents.measureWith(async () => Math.max(0, (await eventStore.headPosition()) - Math.max(consumed, (await bus.handedOver()) ?? 0)));
       dispatcher.start();
       await bus.start({
         handle,

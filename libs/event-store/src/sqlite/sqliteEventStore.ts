@@ -55,6 +55,8 @@ export function getSqliteEventStore(options: SqliteEventStoreOptions): EventStor
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');
+  // SQLite's default page cache is 2 MB: beyond that, lookups go back to read() calls.
+  db.pragma('cache_size = -65536');
   db.exec(schema);
 
   const selectRevision = db.prepare<[string], { revision: number }>('SELECT revision FROM streams WHERE stream = ?');

@@ -13,6 +13,8 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 10000');
+  // SQLite's default page cache is 2 MB: beyond that, lookups go back to read() calls.
+  db.pragma('cache_size = -65536');
   const prefix = options.prefix ?? DEFAULT_GENERATION;
   const checkpoints = `${prefix}__checkpoints`;
   db.exec(`CREATE TABLE IF NOT EXISTS "${checkpoints}" (name TEXT PRIMARY KEY, position INTEGER NOT NULL, updated_at TEXT NOT NULL)`);

@@ -1,6 +1,5 @@
-import { ulid } from 'ulid';
 import { accountDecider, fold, notFound, integrationTokenState, type AccountCommand } from '@feedback/domain';
-import { streams, type DefaultProjectAccess, type IntegrationScope } from '@feedback/events';
+import { streams, type DefaultProjectAccess, type IntegrationScope, newId } from '@feedback/events';
 import { appendIfUnchanged, appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
 import { hashToken, newToken } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
@@ -13,8 +12,8 @@ export function executeAccountCommand(deps: Deps, accountId: string, command: Ac
 
 /** A workspace with its owner, and a first integration token with every scope. */
 export async function createAccount(deps: Deps, input: { ownerEmail: string; ownerName: string; name?: string }, context: CommandContext) {
-  const accountId = ulid();
-  const ownerMemberId = ulid();
+  const accountId = newId();
+  const ownerMemberId = newId();
   await executeAccountCommand(
     deps,
     accountId,
@@ -31,7 +30,7 @@ export async function issueIntegrationToken(deps: Deps, accountId: string, scope
   const token = newToken('fbk');
   const tokenHash = hashToken(token);
   const position = await appendNew(deps.eventStore, streams.integrationToken(tokenHash), [
-    { type: 'IntegrationTokenIssued', data: { accountId, tokenId: ulid(), tokenHash, scopes: [...new Set(scopes)] } },
+    { type: 'IntegrationTokenIssued', data: { accountId, tokenId: newId(), tokenHash, scopes: [...new Set(scopes)] } },
   ], context);
   return { token, position };
 }

@@ -1,6 +1,5 @@
-import { ulid } from 'ulid';
 import { commentDecider, commentNumbersDecider, type CommentCommand } from '@feedback/domain';
-import { streams, type Attachment, type CommentMetadata, type CommentPriority, type Person } from '@feedback/events';
+import { streams, type Attachment, type CommentMetadata, type CommentPriority, type Person, newId } from '@feedback/events';
 import { handleCommand, type CommandContext } from '@feedback/event-store';
 import { commentsProjection, type CommentDoc } from '@feedback/projector';
 import type { ProjectRef } from '@feedback/http';
@@ -23,7 +22,7 @@ export interface NewComment {
  * retry, so ten at once get ten consecutive numbers. The comment's own stream starts after.
  */
 export async function createComment(deps: Deps, project: ProjectRef, input: NewComment, context: CommandContext) {
-  const commentId = ulid();
+  const commentId = newId();
   const { result: commentNumber } = await handleCommand(
     deps.eventStore,
     streams.commentNumbers(project.projectId),
@@ -65,4 +64,4 @@ export async function currentComment(deps: Deps, commentId: string): Promise<Com
   return doc;
 }
 
-export const newReplyId = () => ulid();
+export const newReplyId = () => newId();

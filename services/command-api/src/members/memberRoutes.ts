@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ulid } from 'ulid';
-import { EmailAddress, MemberRole } from '@feedback/events';
+import { EmailAddress, MemberRole, newId } from '@feedback/events';
 import { resolveProject, type HttpApp } from '@feedback/http';
 import type { CommandDeps } from '../deps.js';
 import { awaitReadModels, commandContext } from '../http.js';
@@ -21,7 +20,7 @@ export function memberRoutes(app: HttpApp, deps: CommandDeps) {
     const { principal, context } = commandContext(request);
     const { email, name, role, domainId } = request.body;
     const project = domainId ? await resolveProject(deps.readStore, principal.accountId, domainId) : null;
-    const memberId = ulid();
+    const memberId = newId();
     const { result, position } = await executeAccountCommand(
       deps,
       principal.accountId,

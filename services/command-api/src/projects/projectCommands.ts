@@ -1,6 +1,5 @@
-import { ulid } from 'ulid';
 import { fold, inboundTokenState, invalid, notFound, projectDecider, type ProjectCommand, type Webhook, type WebhookChanges } from '@feedback/domain';
-import { streams, type InboundAction } from '@feedback/events';
+import { streams, type InboundAction, newId } from '@feedback/events';
 import { appendIfUnchanged, appendNew, handleCommand, type CommandContext } from '@feedback/event-store';
 import { hashToken, newPublicKey, newSigningSecret, newToken, webhookTargetProblem } from '@feedback/platform';
 import type { CommandDeps } from '../deps.js';
@@ -32,7 +31,7 @@ export function canonicalDomain(input: string): string {
 }
 
 export async function createProject(deps: Pick<CommandDeps, 'eventStore'>, accountId: string, input: { domain: string; name?: string }, context: CommandContext) {
-  const projectId = ulid();
+  const projectId = newId();
   const publicKey = newPublicKey();
   const domain = canonicalDomain(input.domain);
   const name = input.name?.trim() || new URL(domain).hostname;
@@ -56,7 +55,7 @@ async function assertTarget(deps: Deps, url: string) {
 
 export async function createWebhook(deps: Deps, projectId: string, input: WebhookInput, context: CommandContext) {
   await assertTarget(deps, input.url);
-  const webhookId = ulid();
+  const webhookId = newId();
   const signingSecret = newSigningSecret();
   const { result, position } = await executeProjectCommand(deps, { type: 'CreateWebhook', projectId, webhookId, signingSecret, ...input }, context);
   return { webhook: result.webhook!, position };
@@ -79,7 +78,7 @@ export async function issueInboundToken(deps: Pick<CommandDeps, 'eventStore'>, a
   if (projectId && !account.projects.has(projectId)) throw notFound('Project not found');
   const token = newToken('fbi');
   const tokenHash = hashToken(token);
-  const tokenId = ulid();
+  const tokenId = newId();
   const position = await appendNew(deps.eventStore, streams.inboundToken(tokenHash), [
     { type: 'InboundTokenIssued', data: { accountId, projectId, tokenId, tokenHash, actions: [...new Set(actions)] } },
   ], context);

@@ -9,16 +9,19 @@ import { followLog, type LogFollower } from './followLog.js';
  * remembers how far it got in the relay store. One consumer only: a second relay on the same
  * data needs the Kafka bus.
  */
+const CHECKPOINT = 'relay-embedded-bus';
+
 export function createEmbeddedBus(options: { eventStore: EventStore; store: ReadStore; logger: Logger }): EventBus {
   let follower: LogFollower | null = null;
   return {
     async start(handlers) {
       handlers.assigned([0]);
-      follower = followLog({ ...options, checkpoint: 'relay-embedded-bus', what: 'relay intake' }, (commits) => handlers.handle({ partition: 0, commits }));
+      follower = followLog({ ...options, checkpoint: CHECKPOINT, what: 'relay intake' }, (commits) => handlers.handle({ partition: 0, commits }));
     },
     async stop() {
       await follower?.stop();
     },
     problem: () => follower?.problem() ?? null,
+    handedOver: async () => (await options.store.getCheckpoint(CHECKPOINT))?.position ?? 0,
   };
 }

@@ -27,4 +27,9 @@ export interface EventBus {
   stop(): Promise<void>;
   /** Null when healthy, else what is wrong (for /health). */
   problem(): string | null;
+  /**
+   * The log position up to which every event has been handed to this relay, where the bus can
+   * tell (it survives restarts, unlike what this process has seen); null where it cannot.
+   */
+  handedOver(): Promise<number | null>;
 }

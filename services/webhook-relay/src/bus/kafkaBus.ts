@@ -152,5 +152,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
       await producer?.disconnect();
     },
     problem: () => consumerProblem ?? forwarding?.problem() ?? null,
+    // Partitions move between relays: no single position says what every consumer has had.
+    handedOver: async () => null,
   };
 }
