@@ -29,7 +29,7 @@ export async function rebuildProjections(eventStore: EventStore, base: ReadStore
     const line = `rebuilding read models: ${position}/${head} events (${head ? Math.floor((position / head) * 100) : 100}%), ${Math.round(rate)} events/s, ${left.toFixed(1)} s left`;
     out.write(out.isTTY ? `\r${line}${final ? '\n' : ''}` : `${line}\n`);
   };
-  const projector = createProjector({ eventStore, readStore: target, projections, logger, batchSize: 2_000, onCommitted: (position) => report(position) });
+  const projector = createProjector({ eventStore, readStore: target, projections, logger, batchSize: 2_000, deferIndexes: true, onCommitted: (position) => report(position) });
   let position = await projector.catchUp();
   // Events keep arriving while we replay: catch up until the head stops moving away.
   for (;;) {
@@ -38,6 +38,7 @@ export async function rebuildProjections(eventStore: EventStore, base: ReadStore
     position = await projector.catchUp();
   }
   report(position, true);
+  for (const projection of projections) await target.ensureIndexes(projection.collection, projection.indexes);
   const replaySeconds = (Date.now() - started) / 1000;
   await base.setActiveGeneration(next);
   await new Promise((resolve) => setTimeout(resolve, READERS_SWITCH_MS));

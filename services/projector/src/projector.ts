@@ -17,6 +17,11 @@ export interface ProjectorOptions {
   logger: Logger;
   checkpointName?: string;
   batchSize?: number;
+  /**
+   * Leave the read models' indexes to the caller: a rebuild into empty storage creates them once
+   * the log is replayed (one sorted build each) instead of updating them on every write.
+   */
+  deferIndexes?: boolean;
   /** Called after each committed batch with the new checkpoint: in-process read-your-writes. */
   onCommitted?: (position: number) => void;
 }
@@ -89,7 +94,7 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   async function prepare(): Promise<void> {
     generation = readStore.generation();
-    for (const projection of projections) await readStore.ensureIndexes(projection.collection, projection.indexes);
+    if (!options.deferIndexes) for (const projection of projections) await readStore.ensureIndexes(projection.collection, projection.indexes);
     position = (await readStore.getCheckpoint(name))?.position ?? 0;
   }
 
