@@ -101,7 +101,9 @@ async function main() {
     const { rows: ceilingRows, ceiling } = await measureCeiling();
     const local = await embedded(ceiling, scratch);
     const skipped: string[] = [];
-    const distributed = process.env.BENCH_DISTRIBUTED === 'false' ? { skip: 'BENCH_DISTRIBUTED=false' } : await runDistributed(ceiling, scratch, say);
+    // Opt-in: on this machine FerretDB's SQLite backend takes minutes to project even the
+    // distributed run's 10,000 events, which the 15-minute budget of a default run cannot hold.
+    const distributed = process.env.BENCH_DISTRIBUTED === 'true' ? await runDistributed(ceiling, scratch, say) : { skip: 'not run by default; BENCH_DISTRIBUTED=true runs it where FerretDB and Kafka can be started' };
     if ('skip' in distributed) {
       skipped.push(`distributed mode (${distributed.skip})`);
       say(`distributed mode not measured: ${distributed.skip}`);
