@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { distributedEnv } from '../test/support/distributedEnv.js';
 import { startMongo } from '../test/support/ferretdb.js';
 import { startKafka } from '../test/support/kafka.js';
 import { freePorts, waitFor } from '../test/support/ports.js';
@@ -26,17 +27,8 @@ export async function runDistributed(ceiling: Ceiling, scratch: string, say: (li
   const started: ReturnType<typeof startNode>[] = [];
   try {
     const env = {
-      DATA_DIR: join(scratch, 'distributed'),
-      HOST: '127.0.0.1',
+      ...distributedEnv({ dataDir: join(scratch, 'distributed'), mongoUrl: mongo.url, brokers: kafka.brokers, name: `bench${process.pid}` }),
       LOG_LEVEL: 'warn',
-      READ_STORE: 'mongodb',
-      MONGODB_URL: mongo.url,
-      MONGODB_DATABASE: `bench${process.pid}`,
-      BUS: 'kafka',
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      KAFKA_TOPIC: `bench-${process.pid}`,
-      KAFKA_PARTITIONS: '4',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       RATE_LIMIT_PER_MINUTE: '1000000000',
       BENCH_EVENTS: process.env.BENCH_DISTRIBUTED_EVENTS ?? '10000',
       BENCH_PROJECTS: '20',

@@ -139,6 +139,7 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   const expected = answers.size * WEBHOOKS_PER_COMMENT;
   let arrivals: Array<[string, number]> = [];
   let seen = -1;
+  let lastProgress = Date.now();
   // Wait while deliveries keep arriving; give up after 10 s without progress.
   await waitFor(async () => {
     arrivals = (await (await fetch(`http://127.0.0.1:${port}/arrivals`)).json()) as Array<[string, number]>;
@@ -167,5 +168,4 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   say(`${service.mode} webhooks: ${result.deliveries}/${expected} deliveries, ${Math.round(result.deliveriesPerSecond)}/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`);
   return result;
 }
-let lastProgress = Date.now();
 

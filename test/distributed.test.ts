@@ -2,6 +2,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { distributedEnv } from './support/distributedEnv.js';
 import { startMongo } from './support/ferretdb.js';
 import { startKafka } from './support/kafka.js';
 import { freePort, waitFor } from './support/ports.js';
@@ -21,20 +22,7 @@ if ('skip' in mongo || 'skip' in kafka) {
   t.teardown(() => kafka.stop());
   const dir = mkdtempSync(join(tmpdir(), 'feedback-distributed-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = {
-    DATA_DIR: dir,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    READ_STORE: 'mongodb',
-    MONGODB_URL: mongo.url,
-    MONGODB_DATABASE: `e2e${process.pid}`,
-    BUS: 'kafka',
-    KAFKA_BROKERS: kafka.brokers.join(','),
-    KAFKA_TOPIC: `e2e-${process.pid}`,
-    KAFKA_PARTITIONS: '4',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  };
+  const env = { ...distributedEnv({ dataDir: dir, mongoUrl: mongo.url, brokers: kafka.brokers, name: `e2e${process.pid}` }), LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100000' };
   const services = new Map<string, { port: number; child: ReturnType<typeof startTs> }>();
   async function start(name: string, entry: string, extra: Record<string, string> = {}) {
     const port = services.get(name)?.port ?? (await freePort());

@@ -1,6 +1,6 @@
-import { newId } from '@feedback/events';
 import { parseArgs } from 'node:util';
 import { DomainError } from '@feedback/domain';
+import { newId } from '@feedback/events';
 import { ConfigError, createLogger, loadConfig } from '@feedback/platform';
 import { createProjector, projections } from '@feedback/projector';
 import { openBaseReadStore, openEventStore, openReadStore } from '@feedback/runtime';

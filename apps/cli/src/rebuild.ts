@@ -38,7 +38,7 @@ export async function rebuildProjections(eventStore: EventStore, base: ReadStore
     position = await projector.catchUp();
   }
   report(position, true);
-  for (const projection of projections) await target.ensureIndexes(projection.collection, projection.indexes);
+  await projector.ensureIndexes();
   const replaySeconds = (Date.now() - started) / 1000;
   await base.setActiveGeneration(next);
   await new Promise((resolve) => setTimeout(resolve, READERS_SWITCH_MS));

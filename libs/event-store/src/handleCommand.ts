@@ -75,21 +75,21 @@ export function handleCommand<State, Command, Result>(
   command: Command,
   context: CommandContext,
 ): Promise<HandledCommand<Result>> {
-  let byStream = lanes.get(store);
-  if (!byStream) lanes.set(store, (byStream = new Map()));
-  const lane = byStream;
+  let lane = lanes.get(store);
+  if (!lane) lanes.set(store, (lane = new Map()));
+  const byStream = lane;
   return new Promise((resolve, reject) => {
-    const queue = lane.get(stream);
+    const queue = byStream.get(stream);
     const item: Queued = { aggregate, command, context, resolve, reject };
     if (queue) return void queue.push(item);
     const fresh = [item];
-    lane.set(stream, fresh);
+    byStream.set(stream, fresh);
     void (async () => {
       while (fresh.length > 0) {
         const group = fresh.splice(0, MAX_GROUP);
         await decideGroup(store, stream, group);
       }
-      lane.delete(stream);
+      byStream.delete(stream);
     })();
   });
 }

@@ -1,7 +1,7 @@
-import { newId } from '@feedback/events';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { newId } from '@feedback/events';
 import { hashToken, httpRequests, metrics, type Logger } from '@feedback/platform';
 import { errorHandler } from './errors.js';
 

@@ -18,8 +18,9 @@ export interface ProjectorOptions {
   checkpointName?: string;
   batchSize?: number;
   /**
-   * Leave the read models' indexes to the caller: a rebuild into empty storage creates them once
-   * the log is replayed (one sorted build each) instead of updating them on every write.
+   * Leave the read models' indexes until `ensureIndexes()` is called: a rebuild into empty storage
+   * creates them once the log is replayed (one sorted build each) instead of updating them on
+   * every write.
    */
   deferIndexes?: boolean;
   /** Called after each committed batch with the new checkpoint: in-process read-your-writes. */
@@ -30,6 +31,8 @@ export interface Projector {
   start(): Promise<void>;
   /** Applies everything up to the log's head now, then returns (CLI, rebuild, tests). */
   catchUp(): Promise<number>;
+  /** Creates the indexes every projection declares (at start unless `deferIndexes`). */
+  ensureIndexes(): Promise<void>;
   stop(): Promise<void>;
   position(): number;
   lastError(): Error | null;
@@ -87,14 +90,22 @@ export function createProjector(options: ProjectorOptions): Projector {
     await readStore.commit([...dirty.values()], { name, position: last });
     position = last;
     const now = Date.now();
-    for (const event of events) projectionVisibleSeconds.observe(Math.max(0, now - Date.parse(event.occurredAt)) / 1000);
-    projectionLagSeconds.set(Math.max(0, now - Date.parse(events[events.length - 1]!.occurredAt)) / 1000);
+    let lagSeconds = 0;
+    for (const event of events) {
+      lagSeconds = Math.max(0, now - Date.parse(event.occurredAt)) / 1000;
+      projectionVisibleSeconds.observe(lagSeconds);
+    }
+    projectionLagSeconds.set(lagSeconds);
     options.onCommitted?.(last);
+  }
+
+  async function ensureIndexes(): Promise<void> {
+    for (const projection of projections) await readStore.ensureIndexes(projection.collection, projection.indexes);
   }
 
   async function prepare(): Promise<void> {
     generation = readStore.generation();
-    if (!options.deferIndexes) for (const projection of projections) await readStore.ensureIndexes(projection.collection, projection.indexes);
+    if (!options.deferIndexes) await ensureIndexes();
     position = (await readStore.getCheckpoint(name))?.position ?? 0;
   }
 
@@ -147,6 +158,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       await subscription?.close();
       await running;
     },
+    ensureIndexes,
     position: () => position,
     lastError: () => error,
   };

@@ -18,8 +18,9 @@ export interface NewComment {
 }
 
 /**
- * Numbers come from the project's commentNumbers stream: racing creations conflict there and
- * retry, so ten at once get ten consecutive numbers. The comment's own stream starts after.
+ * Numbers come from the project's commentNumbers stream: creations arriving together in one
+ * process are numbered in one append there, and racing processes conflict on it and retry, so
+ * ten at once get ten consecutive numbers. The comment's own stream starts after.
  */
 export async function createComment(deps: Deps, project: ProjectRef, input: NewComment, context: CommandContext) {
   const commentId = newId();

@@ -4,13 +4,13 @@ import type { ReadStore } from '@feedback/read-store';
 import type { EventBus } from './eventBus.js';
 import { followLog, type LogFollower } from './followLog.js';
 
+const CHECKPOINT = 'relay-embedded-bus';
+
 /**
  * The embedded bus: one relay follows the event store's log itself, as one partition, and
  * remembers how far it got in the relay store. One consumer only: a second relay on the same
  * data needs the Kafka bus.
  */
-const CHECKPOINT = 'relay-embedded-bus';
-
 export function createEmbeddedBus(options: { eventStore: EventStore; store: ReadStore; logger: Logger }): EventBus {
   let follower: LogFollower | null = null;
   return {
