@@ -3,11 +3,11 @@ import { distributedEnv } from '../test/support/distributedEnv.js';
 import { startMongo } from '../test/support/ferretdb.js';
 import { startKafka } from '../test/support/kafka.js';
 import { freePorts, waitFor } from '../test/support/ports.js';
-import { measureHttp, measureWebhooks, type Ceiling, type ServiceUnderTest } from './measure.js';
+import { measureHttp, measureWebhookRuns, type Ceiling, type ServiceUnderTest } from './measure.js';
 import { runNode, startNode, stop } from './processes.js';
 import type { HttpRow, Results } from './results.js';
 
-export type DistributedResults = { http: { rows: HttpRow[]; lag: Results['projectionLag'][number] }; webhooks: Results['webhooks'][number] };
+export type DistributedResults = { http: { rows: HttpRow[]; lag: Results['projectionLag'][number] }; webhooks: Results['webhooks'] };
 
 /**
  * The distributed mode on this machine: command-api, projector, two query-apis, two relays and
@@ -63,7 +63,7 @@ export async function runDistributed(ceiling: Ceiling, scratch: string, say: (li
       bigIdsFile: seeded.bigIdsFile,
     };
     const http = await measureHttp(service, ceiling, scratch);
-    const webhooks = await measureWebhooks(service, scratch);
+    const webhooks = await measureWebhookRuns(service, scratch);
     return { http, webhooks };
   } finally {
     for (const child of started.reverse()) await stop(child);

@@ -1,4 +1,5 @@
 import autocannon, { type Request } from 'autocannon';
+import { Agent, request as httpRequest } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { commentStatuses } from '@feedback/events';
 
@@ -12,6 +13,8 @@ export type LoadJob = {
   durationSeconds: number;
   /** Write the time each answer arrived, by the id it names, to this file (webhook latency). */
   answersTo?: string;
+  /** Requests per second, evenly spaced; as fast as the connections allow when absent. */
+  rate?: number;
 } & (
   | { kind: 'get'; path: string; headers?: Record<string, string> }
   | { kind: 'getComment'; token: string; commentIdsFile: string }
@@ -28,7 +31,10 @@ export interface LoadResult {
   errors: number;
 }
 
-const now = () => performance.timeOrigin + performance.now();
+// The wall clock, not performance.timeOrigin + now(): the receiver is another process, and
+// timeOrigin is fixed when a process starts, so two processes' clocks drift apart (by a
+// hundred milliseconds and more on this machine) when the wall clock is adjusted.
+const now = () => Date.now();
 
 function requestsOf(job: LoadJob, answers: Array<[string, number]>): Request[] {
   const json = { 'content-type': 'application/json' };
@@ -75,12 +81,10 @@ function requestsOf(job: LoadJob, answers: Array<[string, number]>): Request[] {
   }
 }
 
-async function main() {
-  const job = JSON.parse(process.argv[2]!) as LoadJob;
-  const answers: Array<[string, number]> = [];
-  const result = await autocannon({ url: job.url, connections: job.connections, duration: job.durationSeconds, requests: requestsOf(job, answers) });
-  if (job.answersTo) writeFileSync(job.answersTo, JSON.stringify(answers));
-  const out: LoadResult = {
+/** Autocannon at full speed: every connection sends its next request as soon as it has an answer. */
+async function flatOut(job: LoadJob, requests: Request[]): Promise<LoadResult> {
+  const result = await autocannon({ url: job.url, connections: job.connections, duration: job.durationSeconds, requests });
+  return {
     requestsPerSecond: Math.round(result.requests.total / result.duration),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -88,6 +92,72 @@ async function main() {
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/**
+ * Requests evenly spaced at `rate` per second, at most `connections` in flight. Not autocannon's
+ * overallRate: that sends each second's quota in a burst at the start of the second, and a
+ * burst is not the steady rate a latency figure is meant to be measured at.
+ */
+async function paced(job: LoadJob & { rate: number }, requests: Request[]): Promise<LoadResult> {
+  const template = requests[0]!;
+  // autocannon's Request type allows its hooks to be strings (names, for its CLI); ours are functions.
+  const setup = template.setupRequest as ((request: Request, context: object) => Request) | undefined;
+  const onResponse = template.onResponse as ((status: number, body: string, context: object) => void) | undefined;
+  const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
+  const latencies: number[] = [];
+  let sent = 0;
+  let inFlight = 0;
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  const send = () => {
+    const request = setup ? setup({ ...template }, {}) : template;
+    const at = performance.now();
+    inFlight++;
+    const req = httpRequest(`${job.url}${request.path}`, { method: request.method, headers: request.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        inFlight--;
+        latencies.push(performance.now() - at);
+        if ((res.statusCode ?? 0) >= 300) non2xx++;
+        onResponse?.(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), {});
+      });
+    });
+    req.on('error', () => {
+      inFlight--;
+      errors++;
+    });
+    req.end(request.body as string | undefined);
+  };
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = performance.now() - started;
+      if (elapsed >= job.durationSeconds * 1000) {
+        clearInterval(timer);
+        return resolve();
+      }
+      const due = Math.floor((elapsed / 1000) * job.rate);
+      while (sent < due && inFlight < job.connections) {
+        sent++;
+        send();
+      }
+    }, 1);
+  });
+  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const quantile = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return { requestsPerSecond: Math.round(latencies.length / job.durationSeconds), p50Ms: quantile(0.5), p99Ms: quantile(0.99), requests: latencies.length, non2xx, errors };
+}
+
+async function main() {
+  const job = JSON.parse(process.argv[2]!) as LoadJob;
+  const answers: Array<[string, number]> = [];
+  const requests = requestsOf(job, answers);
+  const out = job.rate ? await paced({ ...job, rate: job.rate }, requests) : await flatOut(job, requests);
+  if (job.answersTo) writeFileSync(job.answersTo, JSON.stringify(answers));
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 

@@ -9,6 +9,13 @@ import { histogramBuckets, histogramQuantile, type HttpRow, type Results } from 
 export const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 export const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(',').map(Number);
 const WEBHOOKS_PER_COMMENT = 4;
+/** The paced webhook run writes this many comments/s: 4 webhooks each make the target's 2,000 deliveries/s. */
+export const PACED_COMMENTS_PER_SECOND = 500;
+
+/** Both webhook runs: the relay's throughput (unpaced), then its latency at the target's rate. */
+export async function measureWebhookRuns(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks']> {
+  return [await measureWebhooks(service, scratch), await measureWebhooks(service, scratch, PACED_COMMENTS_PER_SECOND)];
+}
 export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 export interface ServiceUnderTest {
@@ -121,7 +128,13 @@ export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, s
 }
 
 /** Comments written as fast as the service takes them; each goes to four webhooks on a receiver in its own process. */
-export async function measureWebhooks(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks'][number]> {
+/**
+ * Comments written at c16 into a project with 4 webhooks, each write's answer time matched with
+ * its deliveries' arrival at a receiver. Unpaced, writes go as fast as they can and the relay's
+ * throughput is what is measured (its latency then grows with the backlog, for as long as the
+ * run lasts); paced at `commentsPerSecond`, the latency at that delivery rate is.
+ */
+export async function measureWebhooks(service: ServiceUnderTest, scratch: string, commentsPerSecond?: number): Promise<Results['webhooks'][number]> {
   await waitIdle(service);
   const receiver = startNode('bench/receiver.ts', {});
   const { port } = JSON.parse(await receiver.firstLine) as { port: number };
@@ -133,8 +146,8 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   };
   const project = await api('POST', '/domains', { domain: `https://hooks-${Date.now()}.bench.example.com`, name: 'Webhook bench' });
   for (let i = 0; i < WEBHOOKS_PER_COMMENT; i++) await api('POST', `/domains/${project.publicKey}/webhooks`, { name: `hook ${i}`, event: 'comment', url: `http://127.0.0.1:${port}/hook/${i}` });
-  const answersTo = join(scratch, `answers-${service.mode}.json`);
-  const written = await load({ kind: 'createComment', url: service.url, token: service.token, domainId: project.publicKey, consistency: 'eventual', connections: 16, durationSeconds, answersTo });
+  const answersTo = join(scratch, `answers-${service.mode}-${commentsPerSecond ?? 'unpaced'}.json`);
+  const written = await load({ kind: 'createComment', url: service.url, token: service.token, domainId: project.publicKey, consistency: 'eventual', connections: 16, durationSeconds, answersTo, rate: commentsPerSecond });
   const answers = new Map(JSON.parse(readFileSync(answersTo, 'utf8')) as Array<[string, number]>);
   const expected = answers.size * WEBHOOKS_PER_COMMENT;
   let arrivals: Array<[string, number]> = [];
@@ -158,6 +171,7 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
   const result = {
     mode: service.mode,
+    writes: commentsPerSecond ? `paced at ${commentsPerSecond} comments/s` : 'unpaced',
     webhooksPerComment: WEBHOOKS_PER_COMMENT,
     comments: written.requests - written.non2xx,
     deliveries: arrivals.length,
@@ -165,7 +179,7 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
     p50Ms: quantile(0.5),
     p99Ms: quantile(0.99),
   };
-  say(`${service.mode} webhooks: ${result.deliveries}/${expected} deliveries, ${Math.round(result.deliveriesPerSecond)}/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`);
+  say(`${service.mode} webhooks, writes ${result.writes}: ${result.deliveries}/${expected} deliveries, ${Math.round(result.deliveriesPerSecond)}/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`);
   return result;
 }
 

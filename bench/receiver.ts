@@ -12,7 +12,7 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const at = performance.timeOrigin + performance.now();
+    const at = Date.now(); // the clock the load generator reads too (bench/load.ts)
     const payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { commentId?: string };
     arrivals.push([payload.commentId ?? '', at]);
     res.writeHead(200, { 'content-type': 'application/json' });

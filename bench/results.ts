@@ -39,7 +39,7 @@ export interface Results {
   http: HttpRow[];
   projectionLag: { mode: string; events: number; p50Ms: number; p99Ms: number }[];
   rebuild: { events: number; eventsPerSecond: number; replaySeconds: number; peakRssMb: number };
-  webhooks: { mode: string; webhooksPerComment: number; comments: number; deliveries: number; deliveriesPerSecond: number; p50Ms: number; p99Ms: number }[];
+  webhooks: { mode: string; writes: string; webhooksPerComment: number; comments: number; deliveries: number; deliveriesPerSecond: number; p50Ms: number; p99Ms: number }[];
   skipped: string[];
   targets: Target[];
 }
@@ -61,7 +61,7 @@ export function markdown(results: Results): string {
     '|---|---|',
     ...results.projectionLag.map((l) => `| projection lag (${l.mode}), append → visible, ${n(l.events)} events | p50 ${ms(l.p50Ms)} ms, p99 ${ms(l.p99Ms)} ms |`),
     `| rebuild of ${n(results.rebuild.events)} events into fresh read models | ${n(results.rebuild.eventsPerSecond)} events/s (${results.rebuild.replaySeconds} s), peak RSS ${n(results.rebuild.peakRssMb)} MB |`,
-    ...results.webhooks.map((w) => `| webhooks (${w.mode}): ${n(w.comments)} comments × ${w.webhooksPerComment} webhooks | ${n(w.deliveries)} deliveries, ${n(w.deliveriesPerSecond)}/s; write answer → receiver p50 ${ms(w.p50Ms)} ms, p99 ${ms(w.p99Ms)} ms |`),
+    ...results.webhooks.map((w) => `| webhooks (${w.mode}), writes ${w.writes}: ${n(w.comments)} comments × ${w.webhooksPerComment} webhooks | ${n(w.deliveries)} deliveries, ${n(w.deliveriesPerSecond)}/s; write answer → receiver p50 ${ms(w.p50Ms)} ms, p99 ${ms(w.p99Ms)} ms |`),
     '',
     '| target | goal | measured | met |',
     '|---|---|---|:-:|',

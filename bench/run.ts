@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { freePort, waitFor } from '../test/support/ports.js';
 import { repoRoot } from '../test/support/processes.js';
 import { runDistributed } from './distributed.js';
-import { durationSeconds, measureCeiling, measureHttp, measureWebhooks, say, type Ceiling, type ServiceUnderTest } from './measure.js';
+import { durationSeconds, measureCeiling, measureHttp, measureWebhookRuns, say, type Ceiling, type ServiceUnderTest } from './measure.js';
 import { runNode, startNode, stop } from './processes.js';
 import { chart, markdown, type HttpRow, type Results, type Target } from './results.js';
 
@@ -50,7 +50,7 @@ async function embedded(ceiling: Ceiling, scratch: string) {
   await waitFor(async () => (await fetch(`${url}/health`)).ok, 120_000, 'the embedded server');
   const service: ServiceUnderTest = { mode: 'embedded', url, projectorMetricsUrl: `${url}/metrics`, lagMetricsUrls: [`${url}/metrics`], token: seeded.token, inboundToken: seeded.inboundToken, domainId: seeded.bigProject.publicKey, bigIdsFile: seeded.bigIdsFile };
   const http = await measureHttp(service, ceiling, scratch);
-  const webhooks = await measureWebhooks(service, scratch);
+  const webhooks = await measureWebhookRuns(service, scratch);
   await stop(server);
   return { http, webhooks, rebuild, events: seeded.events };
 }
@@ -66,7 +66,8 @@ function targets(results: Omit<Results, 'targets'>): Target[] {
   const worstWriteP99 = worst(writes, (r) => r.p99Ms, 'max');
   const slowestRead = worst(reads, (r) => r.ofCeiling, 'min');
   const lag = results.projectionLag.find((l) => l.mode === 'embedded');
-  const hooks = results.webhooks.find((w) => w.mode === 'embedded');
+  const hooks = results.webhooks.find((w) => w.mode === 'embedded' && w.writes === 'unpaced');
+  const paced = results.webhooks.find((w) => w.mode === 'embedded' && w.writes !== 'unpaced');
   const label = (r: HttpRow | null) => (r ? `${r.endpoint}${r.consistency ? ` (${r.consistency})` : ''}` : 'not measured');
   return [
     { name: 'write path, c64, req/s', goal: '≥ 35% of ceiling', value: slowestWrite ? `${Math.round(slowestWrite.ofCeiling * 100)}% (lowest: ${label(slowestWrite)})` : 'not measured', met: !!slowestWrite && slowestWrite.ofCeiling >= 0.35 },
@@ -76,7 +77,12 @@ function targets(results: Omit<Results, 'targets'>): Target[] {
     { name: 'rebuild throughput', goal: '≥ 50,000 events/s', value: `${results.rebuild.eventsPerSecond.toLocaleString('en-US')} events/s`, met: results.rebuild.eventsPerSecond >= 50_000 },
     { name: 'rebuild peak RSS', goal: '< 400 MB', value: `${results.rebuild.peakRssMb} MB`, met: results.rebuild.peakRssMb < 400 },
     { name: 'webhook deliveries/s', goal: '≥ 2,000/s', value: hooks ? `${Math.round(hooks.deliveriesPerSecond).toLocaleString('en-US')}/s` : 'not measured', met: !!hooks && hooks.deliveriesPerSecond >= 2000 },
-    { name: 'webhook p99, write answer → receiver', goal: '< 100 ms', value: hooks ? `${hooks.p99Ms.toFixed(1)} ms` : 'not measured', met: !!hooks && hooks.p99Ms < 100 },
+    {
+      name: 'webhook p99, write answer → receiver',
+      goal: '< 100 ms',
+      value: paced && hooks ? `${paced.p99Ms.toFixed(1)} ms with writes ${paced.writes} (${hooks.p99Ms.toFixed(0)} ms unpaced, where the backlog grows for the whole run)` : 'not measured',
+      met: !!paced && paced.p99Ms < 100 && paced.deliveriesPerSecond >= 2000 * 0.95,
+    },
   ];
 }
 
@@ -116,7 +122,7 @@ async function main() {
       http: [...ceilingRows, ...local.http.rows, ...('skip' in distributed ? [] : distributed.http.rows)],
       projectionLag: [local.http.lag, ...('skip' in distributed ? [] : [distributed.http.lag])],
       rebuild: local.rebuild,
-      webhooks: [local.webhooks, ...('skip' in distributed ? [] : [distributed.webhooks])],
+      webhooks: [...local.webhooks, ...('skip' in distributed ? [] : distributed.webhooks)],
       skipped,
     };
     const results: Results = { ...partial, targets: targets(partial) };

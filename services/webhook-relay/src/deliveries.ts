@@ -48,7 +48,8 @@ export type Delivery = {
 };
 
 export const DELIVERIES = 'deliveries';
-export const deliveryIndexes = [['status', 'partition', 'nextAttemptAt'], ['lane', 'status', '_position'], ['webhookId', '_position'], ['webhookId', 'eventAt']];
+// The dispatcher's resync, the delivery log, a replay's time range.
+export const deliveryIndexes = [['status', 'partition', 'nextAttemptAt'], ['webhookId', '_position'], ['webhookId', 'eventAt']];
 
 export function deliveryId(eventId: string, webhookId: string): string {
   return `msg_${createHash('sha256').update(`${eventId}:${webhookId}`).digest('base64url').slice(0, 27)}`;

@@ -1,6 +1,7 @@
 import { deliveries, type Logger } from '@feedback/platform';
-import type { ReadStore } from '@feedback/read-store';
+import type { Change, ReadStore } from '@feedback/read-store';
 import { DELIVERIES, retryAfterMs, retryDelay, type Attempt, type Delivery } from './deliveries.js';
+import { Lanes, type Ticket } from './lanes.js';
 import type { RelayProject } from './relayState.js';
 import { sendWebhook, type SendResult } from './sendWebhook.js';
 import { signatureHeaders } from './signing.js';
@@ -21,29 +22,46 @@ export interface Dispatcher {
   stop(): Promise<void>;
   /** Only deliveries of these partitions are sent from here (their consumer is this instance). */
   own(partitions: number[]): void;
-  /** New deliveries may be due. */
-  wake(): void;
+  /** Deliveries the intake has just stored: they are scheduled without a query. */
+  enqueue(stored: Delivery[]): void;
   /** Makes deliveries pending again, due now, keeping their id and their attempts so far. */
   requeue(ids: string[]): Promise<void>;
 }
 
-const IDLE_POLL_MS = 1000;
+/** How often the store is searched for pending deliveries this relay does not know of yet. */
+const RESYNC_MS = 1000;
+const RESYNC_PAGE = 500;
 /** The longest wait a Retry-After header can ask for. */
 const RETRY_AFTER_CAP_MS = 6 * 3_600_000;
 
+/** Deliveries held in memory beyond this many are read from the store when they are sent. */
+const HELD_DOCS = 10_000;
+
+const ticketOf = (delivery: Delivery, hold: boolean): Ticket => ({
+  id: delivery.id,
+  lane: delivery.lane,
+  position: delivery._position,
+  partition: delivery.partition,
+  dueAt: delivery.nextAttemptAt ?? 0,
+  doc: hold ? delivery : undefined,
+});
+
 /**
- * Sends due deliveries, `concurrency` at a time. Within one lane (one comment, one webhook)
- * only the oldest pending delivery may go, so an endpoint sees a comment's events in order
- * even while one of them waits for a retry. All state lives in the store: a restarted relay
- * finds the retries that are due and sends them.
+ * Sends due deliveries, `concurrency` at a time. Every delivery and attempt is in the store, so
+ * a restarted relay finds what is pending and sends it; the schedule is kept in memory
+ * (`Lanes`), filled by the intake as it stores deliveries and by a search of the store at start,
+ * on a partition assignment and every second (a retry or replay another relay instance stored).
+ * Outcomes of attempts that end together are written in one commit.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { store, logger } = options;
-  let owned: number[] = [];
+  let owned = new Set<number>();
   let stopped = true;
   let loop: Promise<void> | null = null;
+  const lanes = new Lanes();
   const flights = new Map<string, Promise<void>>();
   const busyLanes = new Set<string>();
+  let nextResyncAt = 0;
   let wakeUp: (() => void) | null = null;
   // A wake-up that comes while the loop is busy is remembered, not lost.
   let woken = false;
@@ -64,18 +82,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       wakeUp = done;
     });
 
-  const save = (delivery: Delivery) => store.commit([{ collection: DELIVERIES, id: delivery.id, doc: delivery }]);
-
-  async function laneHead(lane: string): Promise<Delivery | null> {
-    const page = await store.find<Delivery>(DELIVERIES, { where: { lane, status: 'pending' }, orderBy: { field: '_position', direction: 'asc' }, limit: 1 });
-    return page.items[0] ?? null;
-  }
-
-  /** The lane's next delivery goes now rather than at the time it was parked until. */
-  async function releaseLane(lane: string, now: number) {
-    const next = await laneHead(lane);
-    if (next && (next.nextAttemptAt ?? 0) > now) await save({ ...next, nextAttemptAt: now });
-  }
+  const save = batchedCommits(store);
+  const holding = () => lanes.size < HELD_DOCS;
 
   function outcome(delivery: Delivery, result: SendResult, now: number): Delivery {
     const attempt: Attempt = { at: new Date(now).toISOString(), statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error };
@@ -90,8 +98,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { ...delivery, attempts, retryStep: delivery.retryStep + 1, nextAttemptAt: now + (asked ?? wait), reason: why };
   }
 
-  async function attempt(delivery: Delivery): Promise<void> {
-    const project = await store.get<RelayProject>('projects', delivery.projectId);
+  /** The lane's later deliveries show the time they wait until: their head's retry. */
+  async function parkFollowers(lane: string, until: number) {
+    const followers = await store.getMany(DELIVERIES, lanes.followers(lane).map((t) => t.id));
+    for (const follower of followers.values() as Iterable<Delivery>)
+      if (follower.status === 'pending' && (follower.nextAttemptAt ?? 0) < until) await save({ ...follower, nextAttemptAt: until });
+  }
+
+  async function attempt(delivery: Delivery, project: RelayProject | undefined): Promise<void> {
     const webhook = project?.webhooks[delivery.webhookId];
     let next: Delivery;
     if (!webhook || !webhook.enabled) {
@@ -107,15 +121,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     await save(next);
     deliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
     logger.info({ correlationId: delivery.correlationId, deliveryId: delivery.id, webhookId: delivery.webhookId, status: next.status, statusCode: next.attempts.at(-1)?.statusCode ?? null }, 'delivery attempted');
-    if (next.status !== 'pending') {
-      await releaseLane(delivery.lane, Date.now());
-    }
+    if (next.status === 'pending') {
+      lanes.add(ticketOf(next, holding()));
+      await parkFollowers(delivery.lane, next.nextAttemptAt!);
+    } else lanes.remove(delivery.id, Date.now());
   }
 
-  function launch(delivery: Delivery) {
-    busyLanes.add(delivery.lane);
-    const flight = attempt(delivery)
-      .catch((error) => logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it will be tried again'))
+  function launch(delivery: Delivery, project: RelayProject | undefined) {
+    const flight = attempt(delivery, project)
+      .catch((error) => {
+        // The ticket stays: the delivery is tried again once the store takes writes.
+        lanes.add({ ...ticketOf(delivery, false), dueAt: Date.now() + RESYNC_MS });
+        logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it will be tried again');
+      })
       .finally(() => {
         flights.delete(delivery.id);
         busyLanes.delete(delivery.lane);
@@ -124,53 +142,73 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     flights.set(delivery.id, flight);
   }
 
-  /** Launches what is due; says how many went and how many wait for a lane in flight. */
-  async function tick(): Promise<{ launched: number; blocked: number }> {
+  /** Launches what is due (one read of the deliveries and their projects for all of it). */
+  async function launchDue(): Promise<number> {
     const free = options.concurrency - flights.size;
-    if (free <= 0 || owned.length === 0) return { launched: 0, blocked: 0 };
-    const now = Date.now();
-    const due = await store.find<Delivery>(DELIVERIES, {
-      where: { status: 'pending', partition: { in: owned }, nextAttemptAt: { lte: now } },
-      orderBy: { field: 'nextAttemptAt', direction: 'asc' },
-      limit: Math.min(500, free + busyLanes.size + 50),
-    });
+    if (free <= 0) return 0;
+    const tickets = lanes.takeDue(Date.now(), free, (lane) => busyLanes.has(lane));
+    if (tickets.length === 0) return 0;
+    for (const ticket of tickets) busyLanes.add(ticket.lane);
     let launched = 0;
-    let blocked = 0;
-    for (const delivery of due.items) {
-      if (launched >= free || stopped) break;
-      if (flights.has(delivery.id) || busyLanes.has(delivery.lane)) {
-        blocked++;
-        continue;
+    try {
+      const unheld = tickets.filter((t) => !t.doc).map((t) => t.id);
+      const docs = (unheld.length ? await store.getMany(DELIVERIES, unheld) : new Map()) as Map<string, Delivery>;
+      for (const ticket of tickets) if (ticket.doc) docs.set(ticket.id, ticket.doc);
+      const projects = (await store.getMany('projects', [...new Set([...docs.values()].map((d) => d.projectId))])) as unknown as Map<string, RelayProject>;
+      for (const ticket of tickets) {
+        const delivery = docs.get(ticket.id);
+        // Settled meanwhile (another relay instance, before a partition moved here).
+        if (!delivery || delivery.status !== 'pending' || stopped) {
+          busyLanes.delete(ticket.lane);
+          if (!stopped) lanes.remove(ticket.id, Date.now());
+          continue;
+        }
+        launch(delivery, projects.get(delivery.projectId));
+        launched++;
       }
-      const head = await laneHead(delivery.lane);
-      if (head && head.id !== delivery.id) {
-        // An older event of this comment still waits for its retry: this one waits behind it.
-        if (head.nextAttemptAt !== null && head.nextAttemptAt > now) await save({ ...delivery, nextAttemptAt: head.nextAttemptAt });
-        continue;
-      }
-      launch(delivery);
-      launched++;
+    } catch (error) {
+      for (const ticket of tickets) if (!flights.has(ticket.id)) busyLanes.delete(ticket.lane);
+      throw error;
     }
-    return { launched, blocked };
+    return launched;
   }
 
-  async function nextDueIn(): Promise<number> {
-    if (owned.length === 0) return IDLE_POLL_MS;
-    const next = await store.find<Delivery>(DELIVERIES, { where: { status: 'pending', partition: { in: owned } }, orderBy: { field: 'nextAttemptAt', direction: 'asc' }, limit: 1 });
-    const at = next.items[0]?.nextAttemptAt;
-    return at == null ? IDLE_POLL_MS : Math.max(0, Math.min(IDLE_POLL_MS, at - Date.now()));
+  /** Schedules the owned partitions' pending deliveries that the store has and memory does not. */
+  async function resync() {
+    nextResyncAt = Date.now() + RESYNC_MS;
+    if (owned.size === 0) return;
+    let cursor: string | null = null;
+    let known = 0;
+    do {
+      const page: { items: Delivery[]; nextCursor: string | null } = await store.find<Delivery>(DELIVERIES, {
+        where: { status: 'pending', partition: { in: [...owned] } },
+        orderBy: { field: 'nextAttemptAt', direction: 'asc' },
+        limit: RESYNC_PAGE,
+        cursor,
+      });
+      for (const delivery of page.items) {
+        if (lanes.has(delivery.id) || flights.has(delivery.id)) known++;
+        else lanes.add(ticketOf(delivery, holding()));
+      }
+      cursor = page.nextCursor;
+      // A backlog this relay already holds is not read again every second.
+    } while (cursor && known < RESYNC_PAGE);
   }
 
   async function run() {
     while (!stopped) {
       try {
         woken = false;
-        const { launched, blocked } = await tick();
-        // Flights that end wake the loop, so waiting on them costs no polling.
-        if (launched === 0 && !stopped) await sleep(flights.size >= options.concurrency || blocked > 0 ? IDLE_POLL_MS : await nextDueIn());
+        if (Date.now() >= nextResyncAt) await resync();
+        const launched = await launchDue();
+        if (launched === 0 && !stopped) {
+          const due = lanes.nextDueAt();
+          const until = Math.min(nextResyncAt, flights.size >= options.concurrency || due === null ? Number.POSITIVE_INFINITY : due);
+          await sleep(Math.max(0, until - Date.now()));
+        }
       } catch (error) {
         logger.error({ err: error }, 'dispatcher failed; trying again in 1 s');
-        await sleep(IDLE_POLL_MS);
+        await sleep(RESYNC_MS);
       }
     }
   }
@@ -187,19 +225,46 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await Promise.allSettled([...flights.values()]);
     },
     own(partitions) {
-      owned = [...partitions];
+      owned = new Set(partitions);
+      lanes.retain((ticket) => owned.has(ticket.partition));
+      nextResyncAt = 0;
       wake();
     },
-    wake,
+    enqueue(stored) {
+      for (const delivery of stored) if (owned.has(delivery.partition)) lanes.add(ticketOf(delivery, holding()));
+      if (stored.length) wake();
+    },
     async requeue(ids) {
       const now = Date.now();
       for (const id of ids) {
         await flights.get(id);
         const delivery = await store.get<Delivery>(DELIVERIES, id);
         if (!delivery) continue;
-        await save({ ...delivery, status: 'pending', retryStep: 0, nextAttemptAt: now, reason: null });
+        const again: Delivery = { ...delivery, status: 'pending', retryStep: 0, nextAttemptAt: now, reason: null };
+        await save(again);
+        if (owned.has(again.partition)) lanes.add(ticketOf(again, holding()));
       }
       if (ids.length) wake();
     },
+  };
+}
+
+/**
+ * `save(doc)` resolves once the document is committed; saves made in the same turn of the
+ * event loop share one commit (the outcomes of attempts that ended together).
+ */
+function batchedCommits(store: ReadStore): (delivery: Delivery) => Promise<void> {
+  let pending: { changes: Change[]; done: Promise<void> } | null = null;
+  return (delivery) => {
+    if (!pending) {
+      const batch: { changes: Change[]; done: Promise<void> } = { changes: [], done: Promise.resolve() };
+      batch.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        pending = null;
+        return store.commit(batch.changes);
+      });
+      pending = batch;
+    }
+    pending.changes.push({ collection: DELIVERIES, id: delivery.id, doc: delivery });
+    return pending.done;
   };
 }

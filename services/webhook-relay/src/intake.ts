@@ -102,14 +102,16 @@ export function createIntake(store: ReadStore, dispatcher: Dispatcher) {
     // Deliveries first, state last: a crash in between replays into the same delivery ids.
     const existing = await store.getMany(DELIVERIES, candidates.map((d) => d.id));
     const fresh = candidates.filter((d) => !existing.has(d.id));
-    if (fresh.length) await store.commit(fresh.map((doc) => ({ collection: DELIVERIES, id: doc.id, doc })));
+    if (fresh.length) {
+      await store.commit(fresh.map((doc) => ({ collection: DELIVERIES, id: doc.id, doc })));
+      dispatcher.enqueue(fresh);
+    }
     for (const request of requests) await dispatcher.requeue('deliveryIds' in request ? request.deliveryIds : await deliveriesBetween(store, request));
     const state: Change[] = [
       ...[...changedProjects].map((id) => ({ collection: 'projects', id, doc: projects.get(id)! })),
       ...[...changedComments].map((id) => ({ collection: 'comments', id, doc: comments.get(id)! })),
     ];
     if (state.length) await store.commit(state);
-    if (fresh.length) dispatcher.wake();
   };
 }
 

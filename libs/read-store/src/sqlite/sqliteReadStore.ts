@@ -24,7 +24,9 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
   const table = (collection: string) => {
     const name = `${prefix}_${assertField(collection)}`;
     if (!known.has(name)) {
-      db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
+      // A rowid table, not WITHOUT ROWID: documents are hundreds of bytes to kilobytes, and a
+      // WITHOUT ROWID b-tree of rows that size took twice as long per upsert when measured.
+      db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
       known.add(name);
     }
     return name;
@@ -118,12 +120,10 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
     },
     async getMany(collection, ids) {
       const out = new Map<string, Document>();
-      const name = table(collection);
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        const rows = db.prepare(`SELECT id, doc FROM "${name}" WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as { id: string; doc: string }[];
-        for (const row of rows) out.set(row.id, JSON.parse(row.doc));
-      }
+      if (ids.length === 0) return out;
+      // One statement for any number of ids: the list goes in as one JSON array.
+      const rows = prepare(`SELECT id, doc FROM "${table(collection)}" WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as { id: string; doc: string }[];
+      for (const row of rows) out.set(row.id, JSON.parse(row.doc));
       return out;
     },
     async commit(changes, checkpoint) {
