@@ -122,7 +122,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     deliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
     logger.info({ correlationId: delivery.correlationId, deliveryId: delivery.id, webhookId: delivery.webhookId, status: next.status, statusCode: next.attempts.at(-1)?.statusCode ?? null }, 'delivery attempted');
     if (next.status === 'pending') {
-      lanes.add(ticketOf(next, holding()));
+      // Its partition may have moved to another relay while the attempt was under way.
+      if (owned.has(next.partition)) lanes.add(ticketOf(next, holding()));
       await parkFollowers(delivery.lane, next.nextAttemptAt!);
     } else lanes.remove(delivery.id, Date.now());
   }
@@ -131,7 +132,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const flight = attempt(delivery, project)
       .catch((error) => {
         // The ticket stays: the delivery is tried again once the store takes writes.
-        lanes.add({ ...ticketOf(delivery, false), dueAt: Date.now() + RESYNC_MS });
+        if (owned.has(delivery.partition)) lanes.add({ ...ticketOf(delivery, false), dueAt: Date.now() + RESYNC_MS });
         logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it will be tried again');
       })
       .finally(() => {
@@ -167,7 +168,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         launched++;
       }
     } catch (error) {
-      for (const ticket of tickets) if (!flights.has(ticket.id)) busyLanes.delete(ticket.lane);
+      // Taken off the schedule but not launched: back on it, after the loop's pause.
+      for (const ticket of tickets)
+        if (!flights.has(ticket.id)) {
+          busyLanes.delete(ticket.lane);
+          if (lanes.has(ticket.id)) lanes.add({ ...ticket, dueAt: Date.now() + RESYNC_MS });
+        }
       throw error;
     }
     return launched;
