@@ -31,9 +31,8 @@ export interface LoadResult {
   errors: number;
 }
 
-// The wall clock, not performance.timeOrigin + now(): the receiver is another process, and
-// timeOrigin is fixed when a process starts, so two processes' clocks drift apart (by a
-// hundred milliseconds and more on this machine) when the wall clock is adjusted.
+// The wall clock, read the same way by the receiver (another process): performance.timeOrigin
+// is each process's own reading at its start, and nothing makes two of them agree.
 const now = () => Date.now();
 
 function requestsOf(job: LoadJob, answers: Array<[string, number]>): Request[] {
