@@ -2,6 +2,7 @@ import autocannon, { type Request } from 'autocannon';
 import { Agent, request as httpRequest } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { commentStatuses } from '@feedback/events';
+import { sampleQuantile } from './results.js';
 
 /**
  * The load generator, always in a process of its own so that it never shares a CPU's event
@@ -147,7 +148,7 @@ async function paced(job: LoadJob & { rate: number }, requests: Request[]): Prom
   while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const quantile = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const quantile = (q: number) => Math.round(sampleQuantile(latencies, q) ?? 0);
   return { requestsPerSecond: Math.round(latencies.length / job.durationSeconds), p50Ms: quantile(0.5), p99Ms: quantile(0.99), requests: latencies.length, non2xx, errors };
 }
 

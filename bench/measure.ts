@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { waitFor } from '../test/support/ports.js';
 import { load, startNode, stop } from './processes.js';
 import type { LoadResult } from './load.js';
-import { histogramBuckets, histogramQuantile, type HttpRow, type Results } from './results.js';
+import { histogramBuckets, histogramQuantile, sampleQuantile, type HttpRow, type Results } from './results.js';
 
 // What is measured of a running service, whichever mode serves it.
 export const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
@@ -11,11 +11,6 @@ export const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(
 const WEBHOOKS_PER_COMMENT = 4;
 /** The paced webhook run writes this many comments/s: 4 webhooks each make the target's 2,000 deliveries/s. */
 export const PACED_COMMENTS_PER_SECOND = 500;
-
-/** Both webhook runs: the relay's throughput (unpaced), then its latency at the target's rate. */
-export async function measureWebhookRuns(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks']> {
-  return [await measureWebhooks(service, scratch), await measureWebhooks(service, scratch, PACED_COMMENTS_PER_SECOND)];
-}
 export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 export interface ServiceUnderTest {
@@ -127,7 +122,11 @@ export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, s
   return { rows, lag };
 }
 
-/** Comments written as fast as the service takes them; each goes to four webhooks on a receiver in its own process. */
+/** Both webhook runs: the relay's throughput (unpaced), then its latency at the target's rate. */
+export async function measureWebhookRuns(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks']> {
+  return [await measureWebhooks(service, scratch), await measureWebhooks(service, scratch, PACED_COMMENTS_PER_SECOND)];
+}
+
 /**
  * Comments written at c16 into a project with 4 webhooks, each write's answer time matched with
  * its deliveries' arrival at a receiver. Unpaced, writes go as fast as they can and the relay's
@@ -168,7 +167,7 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   const times = arrivals.map(([, at]) => at).sort((a, b) => a - b);
   const firstAnswer = Math.min(...answers.values());
   const spanSeconds = ((times[times.length - 1] ?? firstAnswer) - firstAnswer) / 1000;
-  const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  const quantile = (q: number) => sampleQuantile(latencies, q) ?? Number.NaN;
   const result = {
     mode: service.mode,
     writes: commentsPerSecond ? `paced at ${commentsPerSecond} comments/s` : 'unpaced',

@@ -114,6 +114,11 @@ export function chart(results: Results): string {
   return `${out.join('\n')}\n`;
 }
 
+/** The value at quantile `q` of ascending `sorted` samples (nearest rank), or undefined when there are none. */
+export function sampleQuantile(sorted: number[], q: number): number | undefined {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
 /** A quantile of a Prometheus histogram (cumulative buckets), interpolated inside its bucket. */
 export function histogramQuantile(buckets: Array<[number, number]>, q: number): number {
   const total = buckets[buckets.length - 1]?.[1] ?? 0;

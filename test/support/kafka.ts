@@ -50,12 +50,9 @@ export async function startKafka(): Promise<RunningKafka | { skip: string }> {
   const log4j = join(dir, 'log4j.properties');
   writeFileSync(log4j, ['log4j.rootLogger=ERROR, stderr', 'log4j.appender.stderr=org.apache.log4j.ConsoleAppender', 'log4j.appender.stderr.Target=System.err', 'log4j.appender.stderr.layout=org.apache.log4j.PatternLayout', 'log4j.appender.stderr.layout.ConversionPattern=[kafka] %p %m%n'].join('\n'));
   const java = ['-Xms128m', '-Xmx512m', `-Dlog4j.configuration=file:${log4j}`, '-cp', `${join(kafkaDir, 'libs')}/*`];
-  // A cluster id is 16 random bytes in base64url; one that starts with '-' (1 in 64) would be
-  // read by StorageTool's argument parser as an option, and formatting would fail.
-  let clusterId: string;
-  do clusterId = randomBytes(16).toString('base64url');
-  while (clusterId.startsWith('-'));
-  const format = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', properties], { encoding: 'utf8' });
+  const clusterId = randomBytes(16).toString('base64url');
+  // `--cluster-id=…`, not `-t …`: an id that starts with '-' (1 in 64) is otherwise taken for an option.
+  const format = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', properties], { encoding: 'utf8' });
   if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr || format.stdout}`);
   const child: ChildProcess = spawn('java', [...java, 'kafka.Kafka', properties], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));

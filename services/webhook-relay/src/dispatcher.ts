@@ -83,7 +83,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
 
   const save = batchedCommits(store);
-  const holding = () => lanes.size < HELD_DOCS;
+  /** Puts a pending delivery of an owned partition on the schedule (a partition may have moved away meanwhile). */
+  const schedule = (delivery: Delivery) => {
+    if (owned.has(delivery.partition)) lanes.add(ticketOf(delivery, lanes.size < HELD_DOCS));
+  };
 
   function outcome(delivery: Delivery, result: SendResult, now: number): Delivery {
     const attempt: Attempt = { at: new Date(now).toISOString(), statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error };
@@ -122,8 +125,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     deliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
     logger.info({ correlationId: delivery.correlationId, deliveryId: delivery.id, webhookId: delivery.webhookId, status: next.status, statusCode: next.attempts.at(-1)?.statusCode ?? null }, 'delivery attempted');
     if (next.status === 'pending') {
-      // Its partition may have moved to another relay while the attempt was under way.
-      if (owned.has(next.partition)) lanes.add(ticketOf(next, holding()));
+      schedule(next);
       await parkFollowers(delivery.lane, next.nextAttemptAt!);
     } else lanes.remove(delivery.id, Date.now());
   }
@@ -194,7 +196,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       });
       for (const delivery of page.items) {
         if (lanes.has(delivery.id) || flights.has(delivery.id)) known++;
-        else lanes.add(ticketOf(delivery, holding()));
+        else schedule(delivery);
       }
       cursor = page.nextCursor;
       // A backlog this relay already holds is not read again every second.
@@ -237,7 +239,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       wake();
     },
     enqueue(stored) {
-      for (const delivery of stored) if (owned.has(delivery.partition)) lanes.add(ticketOf(delivery, holding()));
+      for (const delivery of stored) schedule(delivery);
       if (stored.length) wake();
     },
     async requeue(ids) {
@@ -248,7 +250,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (!delivery) continue;
         const again: Delivery = { ...delivery, status: 'pending', retryStep: 0, nextAttemptAt: now, reason: null };
         await save(again);
-        if (owned.has(again.partition)) lanes.add(ticketOf(again, holding()));
+        schedule(again);
       }
       if (ids.length) wake();
     },
