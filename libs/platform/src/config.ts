@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
   APP_URL: z.url().default('http://localhost:3000'),
   /** How long a write waits for the read models before answering anyway. */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * Writes answered before the read models include them (`X-Consistency: eventual`) that one
+   * command API instance lets run ahead of the projector; past this many, the next one waits.
+   */
+  UNPROJECTED_WRITES_LIMIT: z.coerce.number().int().min(0).default(32),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),

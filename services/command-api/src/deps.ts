@@ -10,6 +10,6 @@ export interface CommandDeps {
   /** The webhook relay's deliveries: a retry must name one that exists. */
   relayStore: ReadStore;
   progress: ProjectionProgress;
-  config: Pick<Config, 'READ_YOUR_WRITES_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS' | 'APP_URL'>;
+  config: Pick<Config, 'READ_YOUR_WRITES_TIMEOUT_MS' | 'UNPROJECTED_WRITES_LIMIT' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS' | 'APP_URL'>;
   logger: Logger;
 }
