@@ -2,7 +2,8 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { newId } from '@feedback/events';
-import { hashToken, httpRequests, metrics, type Logger } from '@feedback/platform';
+import { httpRequests, metrics, type Logger } from '@feedback/platform';
+import { integrationTokenHash } from './auth.js';
 import { errorHandler } from './errors.js';
 
 export interface HttpAppOptions {
@@ -47,8 +48,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     timeWindow: 60_000,
     allowList: (request) => request.url === '/health' || request.url === '/metrics',
     keyGenerator: (request) => {
-      const token = request.headers['x-integration-token'];
-      return typeof token === 'string' ? `token:${hashToken(token)}` : `ip:${request.ip}`;
+      const tokenHash = integrationTokenHash(request);
+      return tokenHash ? `token:${tokenHash}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Rate limit exceeded: at most ${context.max} requests per minute; retry in ${context.after}`), { statusCode: 429 }),

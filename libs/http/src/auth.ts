@@ -43,11 +43,23 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+const tokenHashes = new WeakMap<FastifyRequest, string | null>();
+
+/** The SHA-256 of the request's X-Integration-Token, computed once per request (rate limit, then authentication). */
+export function integrationTokenHash(request: FastifyRequest): string | null {
+  let tokenHash = tokenHashes.get(request);
+  if (tokenHash === undefined) {
+    const token = request.headers['x-integration-token'];
+    tokenHash = typeof token === 'string' && token.length > 0 ? hashToken(token) : null;
+    tokenHashes.set(request, tokenHash);
+  }
+  return tokenHash;
+}
+
 /** X-Integration-Token → principal, or the error the client sees (decisions.md section 3). */
 export async function authenticate(request: FastifyRequest, tokens: TokenDirectory, scope: IntegrationScope): Promise<Principal> {
-  const token = request.headers['x-integration-token'];
-  if (typeof token !== 'string' || token.length === 0) throw new ApiError(401, 'Invalid integration token');
-  const tokenHash = hashToken(token);
+  const tokenHash = integrationTokenHash(request);
+  if (!tokenHash) throw new ApiError(401, 'Invalid integration token');
   const found = await tokens.findByHash(tokenHash);
   if (!found) throw new ApiError(401, 'Invalid integration token');
   if (await tokens.ssoRequired(found.accountId)) throw new ApiError(403, 'Workspace requires SSO');

@@ -12,7 +12,8 @@ export function openEventStore(config: Config): EventStore {
 /** The read store as configured, at its base generation (what a rebuild writes beside). */
 export async function openBaseReadStore(config: Config): Promise<ReadStore> {
   if (config.READ_STORE === 'mongodb') return getMongoReadStore({ url: config.MONGODB_URL!, database: config.MONGODB_DATABASE });
-  return getSqliteReadStore({ path: join(config.DATA_DIR, 'read-models.sqlite') });
+  // Every authenticated request reads its token and its account.
+  return getSqliteReadStore({ path: join(config.DATA_DIR, 'read-models.sqlite'), cachedCollections: ['integrationTokens', 'accounts'] });
 }
 
 /** The read store every service uses: it follows the generation a rebuild switched to. */

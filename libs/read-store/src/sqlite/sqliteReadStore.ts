@@ -3,11 +3,25 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertField, decodeCursor, DEFAULT_GENERATION, encodeCursor, isCondition, pick, type Change, type Document, type ReadStore, type Scalar, type Where } from '../readStore.js';
 
+export interface SqliteReadStoreOptions {
+  path: string;
+  prefix?: string;
+  /**
+   * Collections whose documents `get` keeps in memory, parsed: the few read on every request
+   * (authentication). Exact, not a TTL: this connection's commits drop what they change, and any
+   * other connection's commit (a CLI, another process) drops all of it (PRAGMA data_version).
+   */
+  cachedCollections?: string[];
+}
+
+/** Documents of one collection held by the `get` cache at most; beyond, it starts over. */
+const CACHED_DOCUMENTS = 10_000;
+
 /**
  * Read models as JSON documents in SQLite, one table per collection. Queried fields are read
  * with json_extract and indexed by expression indexes over the same expressions.
  */
-export function getSqliteReadStore(options: { path: string; prefix?: string }): ReadStore {
+export function getSqliteReadStore(options: SqliteReadStoreOptions): ReadStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
@@ -67,8 +81,25 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
   };
   const parse = <T>(row: { doc: string } | undefined) => (row ? (JSON.parse(row.doc) as T) : null);
 
+  const cachedCollections = new Set(options.cachedCollections);
+  const cache = new Map<string, Map<string, Document | null>>();
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenDataVersion: unknown = null;
+  /** The cache of `collection`, emptied first if another connection has committed since it was filled. */
+  const cacheOf = (collection: string) => {
+    const version = dataVersion.get();
+    if (version !== seenDataVersion) {
+      seenDataVersion = version;
+      cache.clear();
+    }
+    let documents = cache.get(collection);
+    if (!documents || documents.size >= CACHED_DOCUMENTS) cache.set(collection, (documents = new Map()));
+    return documents;
+  };
+
   const commit = db.transaction((changes: Change[], checkpoint?: { name: string; position: number }) => {
     for (const change of changes) {
+      cache.get(change.collection)?.delete(change.id);
       const name = table(change.collection);
       if (change.doc) prepare(`INSERT INTO "${name}" (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(change.id, JSON.stringify(change.doc));
       else prepare(`DELETE FROM "${name}" WHERE id = ?`).run(change.id);
@@ -82,7 +113,16 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
 
   return {
     async get(collection, id) {
-      return parse(prepare(`SELECT doc FROM "${table(collection)}" WHERE id = ?`).get(id) as { doc: string } | undefined);
+      const read = () => parse<Document>(prepare(`SELECT doc FROM "${table(collection)}" WHERE id = ?`).get(id) as { doc: string } | undefined);
+      if (!cachedCollections.has(collection)) return read() as never;
+      const documents = cacheOf(collection);
+      let doc = documents.get(id);
+      if (doc === undefined) {
+        // Shared by every caller from now on: frozen, so that a caller changing it fails loudly.
+        doc = deepFreeze(read());
+        documents.set(id, doc);
+      }
+      return doc as never;
     },
     async findOne(collection, where) {
       const w = whereSql(where);
@@ -146,6 +186,7 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
       db.exec(`CREATE TABLE IF NOT EXISTS "${checkpoints}" (name TEXT PRIMARY KEY, position INTEGER NOT NULL, updated_at TEXT NOT NULL)`);
       known.clear();
       statements.clear();
+      cache.clear();
     },
     withPrefix(next) {
       return getSqliteReadStore({ ...options, prefix: next });
@@ -161,4 +202,12 @@ export function getSqliteReadStore(options: { path: string; prefix?: string }): 
       db.close();
     },
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
