@@ -122,6 +122,23 @@ export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, s
   return { rows, lag };
 }
 
+/** The receiver's arrivals once `expected` have come, or once none has for 10 s. */
+async function arrivalsOnceSettled(port: number, expected: number): Promise<Array<[string, number]>> {
+  let arrivals: Array<[string, number]> = [];
+  let seen = -1;
+  let lastProgress = Date.now();
+  await waitFor(async () => {
+    arrivals = (await (await fetch(`http://127.0.0.1:${port}/arrivals`)).json()) as Array<[string, number]>;
+    if (arrivals.length >= expected) return true;
+    if (arrivals.length !== seen) {
+      seen = arrivals.length;
+      lastProgress = Date.now();
+    }
+    return Date.now() - lastProgress > 10_000;
+  }, 600_000, 'webhook deliveries');
+  return arrivals;
+}
+
 /** Both webhook runs: the relay's throughput (unpaced), then its latency at the target's rate. */
 export async function measureWebhookRuns(service: ServiceUnderTest, scratch: string): Promise<Results['webhooks']> {
   return [await measureWebhooks(service, scratch), await measureWebhooks(service, scratch, PACED_COMMENTS_PER_SECOND)];
@@ -145,23 +162,19 @@ export async function measureWebhooks(service: ServiceUnderTest, scratch: string
   };
   const project = await api('POST', '/domains', { domain: `https://hooks-${Date.now()}.bench.example.com`, name: 'Webhook bench' });
   for (let i = 0; i < WEBHOOKS_PER_COMMENT; i++) await api('POST', `/domains/${project.publicKey}/webhooks`, { name: `hook ${i}`, event: 'comment', url: `http://127.0.0.1:${port}/hook/${i}` });
+  const write = (seconds: number, rate: number | undefined, answersTo?: string) =>
+    load({ kind: 'createComment', url: service.url, token: service.token, domainId: project.publicKey, consistency: 'eventual', connections: 16, durationSeconds: seconds, answersTo, rate });
+  // A second of paced writes that is not counted: the receiver and the load generator are new
+  // processes, and their first requests (JIT, connections) would be measured as the relay's.
+  const warmUp = await write(1, PACED_COMMENTS_PER_SECOND);
+  await arrivalsOnceSettled(port, (warmUp.requests - warmUp.non2xx) * WEBHOOKS_PER_COMMENT);
+  await fetch(`http://127.0.0.1:${port}/arrivals`, { method: 'DELETE' });
+
   const answersTo = join(scratch, `answers-${service.mode}-${commentsPerSecond ?? 'unpaced'}.json`);
-  const written = await load({ kind: 'createComment', url: service.url, token: service.token, domainId: project.publicKey, consistency: 'eventual', connections: 16, durationSeconds, answersTo, rate: commentsPerSecond });
+  const written = await write(durationSeconds, commentsPerSecond, answersTo);
   const answers = new Map(JSON.parse(readFileSync(answersTo, 'utf8')) as Array<[string, number]>);
   const expected = answers.size * WEBHOOKS_PER_COMMENT;
-  let arrivals: Array<[string, number]> = [];
-  let seen = -1;
-  let lastProgress = Date.now();
-  // Wait while deliveries keep arriving; give up after 10 s without progress.
-  await waitFor(async () => {
-    arrivals = (await (await fetch(`http://127.0.0.1:${port}/arrivals`)).json()) as Array<[string, number]>;
-    if (arrivals.length >= expected) return true;
-    if (arrivals.length !== seen) {
-      seen = arrivals.length;
-      lastProgress = Date.now();
-    }
-    return Date.now() - lastProgress > 10_000;
-  }, 600_000, 'webhook deliveries');
+  const arrivals = await arrivalsOnceSettled(port, expected);
   await stop(receiver);
   const latencies = arrivals.filter(([id]) => answers.has(id)).map(([id, at]) => Math.max(0, at - answers.get(id)!)).sort((a, b) => a - b);
   const times = arrivals.map(([, at]) => at).sort((a, b) => a - b);

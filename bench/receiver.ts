@@ -1,10 +1,12 @@
 import { createServer } from 'node:http';
 
 // A webhook receiver in a process of its own: records when each delivery arrived, by the
-// comment it is about, and answers 200 at once. GET /arrivals hands the record over.
+// comment it is about, and answers 200 at once. GET /arrivals hands the record over, DELETE
+// /arrivals starts a new one.
 const arrivals: Array<[string, number]> = [];
 const server = createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/arrivals') {
+  if (req.url === '/arrivals' && (req.method === 'GET' || req.method === 'DELETE')) {
+    if (req.method === 'DELETE') arrivals.length = 0;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(arrivals));
     return;
