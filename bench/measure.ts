@@ -66,6 +66,29 @@ export async function waitIdle(service: ServiceUnderTest) {
   say(`${service.mode}: projector and relay caught up (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
+/**
+ * The floors at c64 (bench/floors.ts): the service's page-of-50 body served fixed, and one
+ * durable insert per request. They bound what the read and write paths can reach here.
+ */
+export async function measureFloors(service: ServiceUnderTest, ceiling: Ceiling, scratch: string): Promise<HttpRow[]> {
+  const pageFile = join(scratch, 'floor-page.json');
+  const response = await fetch(`${service.url}/api/external/comments?domainId=${service.domainId}&limit=50`, { headers: { 'x-integration-token': service.token } });
+  if (!response.ok) throw new Error(`GET /comments for the floor: ${response.status}`);
+  writeFileSync(pageFile, await response.text());
+  const server = startNode('bench/floors.ts', { FLOOR_PAGE_FILE: pageFile, FLOOR_DATA_DIR: scratch });
+  const { port } = JSON.parse(await server.firstLine) as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  const rows: HttpRow[] = [];
+  await load({ kind: 'get', url, path: '/page', connections: 16, durationSeconds: 2 });
+  const page = await load({ kind: 'get', url, path: '/page', connections: 64, durationSeconds });
+  rows.push(row('embedded', 'floor', 'GET fixed page-of-50 body (bare fastify)', '', 64, page, ceiling));
+  const insert = await load({ kind: 'createComment', url, token: '', domainId: '', consistency: 'strong', connections: 64, durationSeconds });
+  rows.push(row('embedded', 'floor', 'POST one durable SQLite insert (bare fastify)', '', 64, insert, ceiling));
+  say(`floors c64: fixed page ${page.requestsPerSecond} req/s, durable insert ${insert.requestsPerSecond} req/s`);
+  await stop(server);
+  return rows;
+}
+
 /** Reads, writes (both consistencies), the projection lag under those writes. */
 export async function measureHttp(service: ServiceUnderTest, ceiling: Ceiling, scratch: string): Promise<{ rows: HttpRow[]; lag: Results['projectionLag'][number] }> {
   await waitIdle(service);

@@ -10,7 +10,8 @@ export interface Machine {
 
 export interface HttpRow {
   mode: 'embedded' | 'distributed';
-  path: 'ceiling' | 'write' | 'read';
+  /** A floor is a bare route doing only what its path cannot avoid (bench/floors.ts). */
+  path: 'ceiling' | 'floor' | 'write' | 'read';
   endpoint: string;
   /** 'read-your-writes' or 'eventual' for writes; '' otherwise. */
   consistency: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { freePort, waitFor } from '../test/support/ports.js';
 import { repoRoot } from '../test/support/processes.js';
 import { runDistributed } from './distributed.js';
-import { durationSeconds, measureCeiling, measureHttp, measureWebhookRuns, say, type Ceiling, type ServiceUnderTest } from './measure.js';
+import { durationSeconds, measureCeiling, measureFloors, measureHttp, measureWebhookRuns, say, type Ceiling, type ServiceUnderTest } from './measure.js';
 import { runNode, startNode, stop } from './processes.js';
 import { chart, markdown, type HttpRow, type Results, type Target } from './results.js';
 
@@ -49,10 +49,11 @@ async function embedded(ceiling: Ceiling, scratch: string) {
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/health`)).ok, 120_000, 'the embedded server');
   const service: ServiceUnderTest = { mode: 'embedded', url, projectorMetricsUrl: `${url}/metrics`, lagMetricsUrls: [`${url}/metrics`], token: seeded.token, inboundToken: seeded.inboundToken, domainId: seeded.bigProject.publicKey, bigIdsFile: seeded.bigIdsFile };
+  const floors = await measureFloors(service, ceiling, scratch);
   const http = await measureHttp(service, ceiling, scratch);
   const webhooks = await measureWebhookRuns(service, scratch);
   await stop(server);
-  return { http, webhooks, rebuild, events: seeded.events };
+  return { floors, http, webhooks, rebuild, events: seeded.events };
 }
 
 // ---- the run --------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ async function main() {
       machine,
       durationSeconds,
       dataset: { ...dataset, events: local.events },
-      http: [...ceilingRows, ...local.http.rows, ...('skip' in distributed ? [] : distributed.http.rows)],
+      http: [...ceilingRows, ...local.floors, ...local.http.rows, ...('skip' in distributed ? [] : distributed.http.rows)],
       projectionLag: [local.http.lag, ...('skip' in distributed ? [] : [distributed.http.lag])],
       rebuild: local.rebuild,
       webhooks: [...local.webhooks, ...('skip' in distributed ? [] : distributed.webhooks)],
