@@ -5,7 +5,7 @@ import { rebuildProjections } from '../apps/cli/src/rebuild.js';
 // `projections rebuild` in a process of its own, so that its peak resident memory is its own.
 const config = loadConfig();
 const logger = createLogger('warn', 'bench-rebuild');
-const eventStore = openEventStore(config);
+const eventStore = openEventStore(config, 'replay');
 const base = await openBaseReadStore(config);
 const result = await rebuildProjections(eventStore, base, logger);
 await base.close();

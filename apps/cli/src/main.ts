@@ -16,7 +16,7 @@ function usage(): string {
 async function rebuild(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'cli');
-  const eventStore = openEventStore(config);
+  const eventStore = openEventStore(config, 'replay');
   const base = await openBaseReadStore(config);
   try {
     process.stdout.write(`${JSON.stringify(await rebuildProjections(eventStore, base, logger))}\n`);

@@ -4,9 +4,11 @@ import type { Config } from '@feedback/platform';
 import { followActiveGeneration, getMongoReadStore, getSqliteReadStore, type ReadStore } from '@feedback/read-store';
 
 /** Where each port's adapter comes from: one switch per backend, read from the configuration. */
-export function openEventStore(config: Config): EventStore {
+export function openEventStore(config: Config, use: 'serve' | 'replay' = 'serve'): EventStore {
   if (config.EVENT_STORE === 'kurrentdb') return getKurrentDBEventStore({ connectionString: config.KURRENTDB_URL! });
-  return getSqliteEventStore({ path: join(config.DATA_DIR, 'events.sqlite') });
+  // A replay reads each page of the log once: a page cache would only hold memory (the
+  // rebuild's peak RSS measured 30–60 MB lower with 2 MiB than with the default 64).
+  return getSqliteEventStore({ path: join(config.DATA_DIR, 'events.sqlite'), cacheMb: use === 'replay' ? 2 : undefined });
 }
 
 /** The read store as configured, at its base generation (what a rebuild writes beside). */

@@ -41,6 +41,8 @@ export interface SqliteEventStoreOptions {
   path: string;
   /** How often to look for events appended by other processes. */
   pollMs?: number;
+  /** SQLite's page cache, in MiB (64 unless given). */
+  cacheMb?: number;
 }
 
 /**
@@ -56,7 +58,7 @@ export function getSqliteEventStore(options: SqliteEventStoreOptions): EventStor
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');
   // SQLite's default page cache is 2 MB: beyond that, lookups go back to read() calls.
-  db.pragma('cache_size = -65536');
+  db.pragma(`cache_size = -${(options.cacheMb ?? 64) * 1024}`);
   db.exec(schema);
 
   const selectRevision = db.prepare<[string], { revision: number }>('SELECT revision FROM streams WHERE stream = ?');
