@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { repoRoot } from '../test/support/processes.js';
+import { repoRoot, terminate } from '../test/support/processes.js';
 import type { LoadJob, LoadResult } from './load.js';
 
 // The benchmark's child processes: every server and the load generator run on their own.
@@ -27,13 +27,7 @@ export async function runNode<T>(entry: string, env: Record<string, string>, arg
   return JSON.parse(await startNode(entry, env, args).firstLine) as T;
 }
 
-export async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
+export const stop = (child: ChildProcess) => terminate(child, 10_000);
 
 const stopAll = () => {
   for (const child of children) child.kill('SIGKILL');

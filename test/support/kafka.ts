@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePorts, waitFor, waitForPort } from './ports.js';
+import { terminate } from './processes.js';
 
 export const KAFKA_VERSION = '3.9.1';
 const cache = process.env.FEEDBACK_TEST_SERVERS ?? join(homedir(), '.cache', 'feedback-test-servers');
@@ -55,7 +56,6 @@ export async function startKafka(): Promise<RunningKafka | { skip: string }> {
   const format = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', properties], { encoding: 'utf8' });
   if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr || format.stdout}`);
   const child: ChildProcess = spawn('java', [...java, 'kafka.Kafka', properties], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   await waitForPort(port, 60_000, 'Kafka to listen');
   const brokers = [`127.0.0.1:${port}`];
   // Listening is not serving: wait until the broker answers metadata requests.
@@ -73,10 +73,7 @@ export async function startKafka(): Promise<RunningKafka | { skip: string }> {
   return {
     brokers,
     async stop() {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
+      await terminate(child, 15_000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
